@@ -1,0 +1,30 @@
+#![doc = include_str!("../README.md")]
+
+mod animal;
+mod bitboard;
+pub mod fen;
+mod game;
+mod movegen;
+mod moves;
+mod outcome;
+mod perft;
+pub mod pgn;
+mod position;
+pub mod rules;
+mod side;
+mod square;
+pub mod terrain;
+mod zobrist;
+
+pub use animal::{Animal, Piece};
+pub use bitboard::Bitboard;
+pub use fen::{ParseFenError, START_FEN};
+pub use game::{Game, GameError};
+pub use movegen::{IllegalMoveError, IllegalReason};
+pub use moves::{Move, MoveError, MoveList, ParseMoveError};
+pub use outcome::{Outcome, ParseTerminationError, Termination};
+pub use perft::{perft, perft_divide, perft_parallel};
+pub use position::{Position, PositionError, Setup};
+pub use rules::{BoardKind, Preset, Rules, RulesError};
+pub use side::{BySide, Side};
+pub use square::{ParseSquareError, Square};
