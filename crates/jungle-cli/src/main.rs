@@ -1,1 +1,43 @@
-fn main() {}
+//! The `jungle` command. Thin: parses arguments, calls the crates, maps errors to exit codes
+//! (2 for bad input with one line on stderr, 1 for other failures).
+
+mod commands;
+mod input;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Jungle (Dou Shou Qi): rules, engine and tools.
+#[derive(Debug, Parser)]
+#[command(name = "jungle", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the leaf positions of the move tree to a depth.
+    Perft(commands::perft::Args),
+    /// List the legal moves of a position, one per line, sorted.
+    Moves(commands::moves::Args),
+    /// List the rule options and presets, or check an option string.
+    Rules(commands::rules::Args),
+    /// Draw a position as a board in the terminal.
+    Show(commands::show::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return input::report_clap_error(e),
+    };
+    let result = match cli.command {
+        Command::Perft(args) => commands::perft::run(args),
+        Command::Moves(args) => commands::moves::run(args),
+        Command::Rules(args) => commands::rules::run(args),
+        Command::Show(args) => commands::show::run(args),
+    };
+    input::exit_code(result)
+}

@@ -1,0 +1,6 @@
+//! One file per subcommand: its arguments and `run`.
+
+pub mod moves;
+pub mod perft;
+pub mod rules;
+pub mod show;

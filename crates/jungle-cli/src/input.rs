@@ -1,0 +1,87 @@
+//! Shared argument handling: `--fen`/`--rules`, and turning errors into exit codes.
+
+use std::fmt::Display;
+use std::process::ExitCode;
+
+use jungle_rules::{Position, Rules};
+
+/// An error caused by what the user gave us (exit code 2), as opposed to a failure while working (exit code 1).
+#[derive(Debug)]
+pub struct BadInput(pub String);
+
+impl Display for BadInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+/// Wraps any error message as bad input.
+pub fn bad_input(e: impl Display) -> anyhow::Error {
+    anyhow::Error::new(BadInput(e.to_string()))
+}
+
+/// `--fen` and `--rules`, shared by the commands that take a position.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PositionArgs {
+    /// The position (RULES.md FEN); default: the start position of the rules.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// The rule option string (e.g. `modern,dog-swims=true`); default: the standard rules.
+    #[arg(long, default_value = "")]
+    pub rules: String,
+}
+
+impl PositionArgs {
+    /// The validated rules and position.
+    pub fn resolve(&self) -> anyhow::Result<(Rules, Position)> {
+        let rules = parse_rules(&self.rules)?;
+        let pos = match &self.fen {
+            Some(fen) => Position::from_fen(fen, &rules).map_err(bad_input)?,
+            None => Position::start(&rules),
+        };
+        Ok((rules, pos))
+    }
+}
+
+pub fn parse_rules(text: &str) -> anyhow::Result<Rules> {
+    text.parse::<Rules>().map_err(bad_input)
+}
+
+/// Prints a clap error: help and version go to stdout with success; usage errors as one line, exit code 2.
+pub fn report_clap_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        _ => {
+            let text = e.render().to_string();
+            let first = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("invalid arguments");
+            let first = first.trim_start_matches("error: ");
+            eprintln!("jungle: {first} (see jungle --help)");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The exit code of a command's result, printing the error as one line.
+pub fn exit_code(result: anyhow::Result<ExitCode>) -> ExitCode {
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            let message = format!("{e:#}").replace('\n', " ");
+            eprintln!("jungle: {message}");
+            if e.downcast_ref::<BadInput>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    }
+}

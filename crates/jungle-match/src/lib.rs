@@ -1,0 +1,1 @@
+//! Engine-vs-engine matches for Jungle: engines as processes, openings, clocks, adjudication, Elo and SPRT.

@@ -1,0 +1,1 @@
+//! The Jungle terminal game: ratatui board, keyboard play, engine opponents, line mode.

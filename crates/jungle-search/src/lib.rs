@@ -1,0 +1,1 @@
+//! The Jungle engine: search, evaluation, transposition table, time management, bench, skill levels.

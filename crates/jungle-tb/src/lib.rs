@@ -1,0 +1,1 @@
+//! Jungle endgame tablebases: material keys, indexing, retrograde generation, file format, probing.
