@@ -1,1 +1,7 @@
-//! Engine-vs-engine matches for Jungle: engines as processes, openings, clocks, adjudication, Elo and SPRT.
+#![doc = include_str!("../README.md")]
+
+pub mod sprt;
+pub mod stats;
+
+pub use sprt::{EloModel, Sprt, SprtError, SprtStatus};
+pub use stats::{EloEstimate, Pentanomial, Wld};
