@@ -1,7 +1,9 @@
 #![doc = include_str!("../README.md")]
 
+pub mod engine;
 pub mod sprt;
 pub mod stats;
+pub mod time_control;
 
 pub use sprt::{EloModel, Sprt, SprtError, SprtStatus};
 pub use stats::{EloEstimate, Pentanomial, Wld};

@@ -1,0 +1,368 @@
+//! An engine as a child process speaking the protocol of `jungle uci`: start and handshake, new games,
+//! searches under a deadline, and the failures that lose games (crash, stall, garbage).
+//!
+//! A reader thread turns the engine's stdout into a channel of lines, so every wait has a timeout and a
+//! hung engine never blocks the match.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use crate::time_control::SearchLimits;
+
+/// How to start an engine and what to tell it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineConfig {
+    /// The name in PGN and tables.
+    pub name: String,
+    pub command: PathBuf,
+    pub args: Vec<String>,
+    pub working_dir: Option<PathBuf>,
+    /// `setoption name KEY value VALUE` after the handshake, in order.
+    pub options: Vec<(String, String)>,
+    pub limits: SearchLimits,
+}
+
+/// Why an engine could not do what was asked. Every variant loses the game in progress.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error("engine {name}: cannot start {command}: {source}")]
+    Spawn {
+        name: String,
+        command: String,
+        source: std::io::Error,
+    },
+    #[error("engine {name} crashed or quit ({status}) while {doing}")]
+    Crashed {
+        name: String,
+        status: String,
+        doing: &'static str,
+    },
+    #[error("engine {name} did not answer within {waited:.1?} while {doing}")]
+    Stalled {
+        name: String,
+        waited: Duration,
+        doing: &'static str,
+    },
+}
+
+/// A score as an engine reports it, from the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineScore {
+    Cp(i32),
+    /// Mate in n (n > 0: the engine mates; n < 0: it is mated).
+    Mate(i32),
+}
+
+impl EngineScore {
+    /// Centipawns for adjudication thresholds: mates count as ±100000.
+    pub fn as_cp(self) -> i32 {
+        match self {
+            EngineScore::Cp(cp) => cp,
+            EngineScore::Mate(n) if n >= 0 => 100_000,
+            EngineScore::Mate(_) => -100_000,
+        }
+    }
+
+    /// The PGN comment form: `+0.35` in hundredths, `+M5` / `-M5` for mates.
+    pub fn pgn_text(self) -> String {
+        match self {
+            EngineScore::Cp(cp) => format!(
+                "{}{:.2}",
+                if cp >= 0 { "+" } else { "-" },
+                cp.unsigned_abs() as f64 / 100.0
+            ),
+            EngineScore::Mate(n) => {
+                format!("{}M{}", if n >= 0 { "+" } else { "-" }, n.unsigned_abs())
+            }
+        }
+    }
+}
+
+/// What the last `info` lines of a search said.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InfoSummary {
+    pub score: Option<EngineScore>,
+    pub depth: Option<u32>,
+}
+
+impl InfoSummary {
+    /// Folds one `info` line into the summary; lines without depth or score leave it unchanged.
+    pub fn update(&mut self, line: &str) {
+        let mut tokens = line.split_whitespace();
+        if tokens.next() != Some("info") {
+            return;
+        }
+        let mut score = None;
+        while let Some(t) = tokens.next() {
+            match t {
+                "depth" => {
+                    if let Some(d) = tokens.next().and_then(|v| v.parse().ok()) {
+                        self.depth = Some(d);
+                    }
+                }
+                "score" => match (tokens.next(), tokens.next().and_then(|v| v.parse().ok())) {
+                    (Some("cp"), Some(v)) => score = Some(EngineScore::Cp(v)),
+                    (Some("mate"), Some(v)) => score = Some(EngineScore::Mate(v)),
+                    _ => {}
+                },
+                // The rest of the line is moves; a move never looks like a keyword, but stop anyway.
+                "pv" | "string" => break,
+                _ => {}
+            }
+        }
+        if score.is_some() {
+            self.score = score;
+        }
+    }
+}
+
+/// The answer to one `go`.
+#[derive(Clone, Debug)]
+pub struct SearchAnswer {
+    /// The text after `bestmove` (not yet checked for legality).
+    pub best_move: String,
+    pub elapsed: Duration,
+    pub info: InfoSummary,
+}
+
+/// A running engine.
+#[derive(Debug)]
+pub struct EngineProcess {
+    name: String,
+    child: Child,
+    stdin: ChildStdin,
+    /// Lines of the engine's stdout; `None` once it closed.
+    output: Receiver<Option<String>>,
+}
+
+impl EngineProcess {
+    /// Starts the engine, runs the `uci`/`uciok` handshake, sends the options and waits for `readyok`.
+    ///
+    /// # Errors
+    /// [`EngineError`] when it cannot be started, dies, or is silent for `timeout` at any step.
+    pub fn start(config: &EngineConfig, timeout: Duration) -> Result<EngineProcess, EngineError> {
+        let mut command = Command::new(&config.command);
+        command
+            .args(&config.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(dir) = &config.working_dir {
+            command.current_dir(dir);
+        }
+        let mut child = command.spawn().map_err(|source| EngineError::Spawn {
+            name: config.name.clone(),
+            command: config.command.display().to_string(),
+            source,
+        })?;
+        let stdin = child.stdin.take().expect("stdin was piped");
+        let stdout = child.stdout.take().expect("stdout was piped");
+        let (tx, rx) = channel();
+        std::thread::Builder::new()
+            .name(format!("engine-{}", config.name))
+            .spawn(move || {
+                for line in BufReader::new(stdout).lines() {
+                    let Ok(line) = line else { break };
+                    if tx.send(Some(line)).is_err() {
+                        return;
+                    }
+                }
+                let _ = tx.send(None);
+            })
+            .map_err(|source| EngineError::Spawn {
+                name: config.name.clone(),
+                command: config.command.display().to_string(),
+                source,
+            })?;
+        let mut engine = EngineProcess {
+            name: config.name.clone(),
+            child,
+            stdin,
+            output: rx,
+        };
+        engine.send("uci", "starting")?;
+        engine.wait_for(|l| l.trim() == "uciok", timeout, "starting")?;
+        for (key, value) in &config.options {
+            engine.send(&format!("setoption name {key} value {value}"), "starting")?;
+        }
+        engine.sync(timeout, "starting")?;
+        Ok(engine)
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Tells the engine a new game begins and waits until it is ready.
+    ///
+    /// # Errors
+    /// As [`EngineProcess::start`].
+    pub fn new_game(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        self.send("ucinewgame", "starting a game")?;
+        self.sync(timeout, "starting a game")
+    }
+
+    /// Sends a `position` and a `go` line and waits up to `deadline` for `bestmove`.
+    ///
+    /// # Errors
+    /// [`EngineError::Stalled`] past the deadline (the caller should then [`kill`](Self::kill) it),
+    /// [`EngineError::Crashed`] if it dies.
+    pub fn search(
+        &mut self,
+        position: &str,
+        go: &str,
+        deadline: Duration,
+    ) -> Result<SearchAnswer, EngineError> {
+        // Drain anything left over (late info lines) so it is not taken for this search's answer.
+        while let Ok(Some(_)) = self.output.try_recv() {}
+        self.send(position, "thinking")?;
+        let start = Instant::now();
+        self.send(go, "thinking")?;
+        let mut info = InfoSummary::default();
+        let line = self.wait_for(
+            |l| {
+                info.update(l);
+                l.split_whitespace().next() == Some("bestmove")
+            },
+            deadline,
+            "thinking",
+        )?;
+        let elapsed = start.elapsed();
+        let best_move = line.split_whitespace().nth(1).unwrap_or("").to_string();
+        Ok(SearchAnswer {
+            best_move,
+            elapsed,
+            info,
+        })
+    }
+
+    /// Asks the engine to quit, and kills it if it does not within a moment.
+    pub fn quit(mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let until = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        self.kill();
+    }
+
+    /// Ends the process at once (after a stall or a crash).
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    fn send(&mut self, line: &str, doing: &'static str) -> Result<(), EngineError> {
+        let written = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
+        if written.is_err() {
+            return Err(self.crashed(doing));
+        }
+        Ok(())
+    }
+
+    fn sync(&mut self, timeout: Duration, doing: &'static str) -> Result<(), EngineError> {
+        self.send("isready", doing)?;
+        self.wait_for(|l| l.trim() == "readyok", timeout, doing)?;
+        Ok(())
+    }
+
+    /// Reads lines until `done` accepts one (returned), the engine's output closes, or `timeout` passes.
+    fn wait_for(
+        &mut self,
+        mut done: impl FnMut(&str) -> bool,
+        timeout: Duration,
+        doing: &'static str,
+    ) -> Result<String, EngineError> {
+        let until = Instant::now() + timeout;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match self.output.recv_timeout(left) {
+                Ok(Some(line)) => {
+                    if done(&line) {
+                        return Ok(line);
+                    }
+                }
+                Ok(None) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.crashed(doing));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(EngineError::Stalled {
+                        name: self.name.clone(),
+                        waited: timeout,
+                        doing,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The crash error, with the exit status if the process has ended (waiting a moment for it).
+    fn crashed(&mut self, doing: &'static str) -> EngineError {
+        let mut status = "still running, output closed".to_string();
+        for _ in 0..50 {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                status = s.to_string();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        EngineError::Crashed {
+            name: self.name.clone(),
+            status,
+            doing,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_keep_the_last_depth_and_score() {
+        let mut info = InfoSummary::default();
+        info.update("info depth 3 seldepth 5 score cp 35 nodes 100 pv a3a4 g7g6");
+        assert_eq!(info.depth, Some(3));
+        assert_eq!(info.score, Some(EngineScore::Cp(35)));
+        info.update("info depth 4 score mate -3 pv a3a4");
+        assert_eq!(info.score, Some(EngineScore::Mate(-3)));
+        info.update("info string hello score cp 9");
+        info.update("info nodes 5000 nps 100");
+        info.update("garbage score cp 12");
+        info.update("info depth x score cp");
+        assert_eq!(info.depth, Some(4));
+        assert_eq!(info.score, Some(EngineScore::Mate(-3)));
+    }
+
+    #[test]
+    fn scores_print_as_pgn_comments() {
+        assert_eq!(EngineScore::Cp(35).pgn_text(), "+0.35");
+        assert_eq!(EngineScore::Cp(-120).pgn_text(), "-1.20");
+        assert_eq!(EngineScore::Cp(-5).pgn_text(), "-0.05");
+        assert_eq!(EngineScore::Mate(5).pgn_text(), "+M5");
+        assert_eq!(EngineScore::Mate(-2).pgn_text(), "-M2");
+        assert_eq!(EngineScore::Mate(-2).as_cp(), -100_000);
+    }
+
+    #[test]
+    fn a_missing_program_is_a_spawn_error() {
+        let config = EngineConfig {
+            name: "ghost".into(),
+            command: "/nonexistent/engine".into(),
+            args: vec![],
+            working_dir: None,
+            options: vec![],
+            limits: SearchLimits::default(),
+        };
+        let e = EngineProcess::start(&config, Duration::from_secs(1)).unwrap_err();
+        assert!(matches!(e, EngineError::Spawn { .. }), "{e}");
+        assert!(e.to_string().contains("/nonexistent/engine"));
+    }
+}
