@@ -7,27 +7,49 @@
 use crate::terrain::{Direction, JUMPS, STEPS};
 use crate::{Animal, Bitboard, Move, MoveList, Piece, Position, Rules, Square};
 
+/// The occupancy sets every piece's targets are built from, computed once per position.
+struct Sides {
+    own: Bitboard,
+    enemy: Bitboard,
+    occupied: Bitboard,
+}
+
+impl Sides {
+    #[inline(always)]
+    fn of(pos: &Position) -> Sides {
+        let own = pos.side(pos.side_to_move());
+        let enemy = pos.side(!pos.side_to_move());
+        Sides {
+            own,
+            enemy,
+            occupied: own | enemy,
+        }
+    }
+}
+
 impl Position {
     /// The squares the piece on `from` (an animal of the side to move) may move to.
     #[inline]
     pub fn targets_from(&self, rules: &Rules, animal: Animal, from: Square) -> Bitboard {
+        self.targets(rules, &Sides::of(self), animal, from)
+    }
+
+    #[inline(always)]
+    fn targets(&self, rules: &Rules, sides: &Sides, animal: Animal, from: Square) -> Bitboard {
         let us = self.side_to_move();
-        let own = self.side(us);
-        let enemy = self.side(!us);
         let mut targets = STEPS[from.index()];
         if rules.is_jumper(animal) {
-            let occupied = own | enemy;
             for (direction, jump) in Direction::ALL.into_iter().zip(&JUMPS[from.index()]) {
                 if let Some(jump) = jump
                     && rules.jumps(animal, direction)
-                    && (jump.over & occupied).is_empty()
+                    && (jump.over & sides.occupied).is_empty()
                 {
                     targets |= Bitboard::from_square(jump.to);
                 }
             }
         }
-        targets &= rules.destinations(us, animal) & !own;
-        let contested = targets & enemy;
+        targets &= rules.destinations(us, animal) & !sides.own;
+        let contested = targets & sides.enemy;
         if contested.any() {
             targets ^= contested;
             for to in contested {
@@ -47,10 +69,13 @@ impl Position {
         if self.is_decided(rules) {
             return;
         }
-        let own = self.side(self.side_to_move());
-        for animal in Animal::ALL {
-            for from in self.animal(animal) & own {
-                let targets = self.targets_from(rules, animal, from);
+        let sides = Sides::of(self);
+        for (animal, &index) in Animal::ALL
+            .into_iter()
+            .zip(self.piece_squares(self.side_to_move()))
+        {
+            if let Some(from) = Square::new(index) {
+                let targets = self.targets(rules, &sides, animal, from);
                 if targets.any() {
                     f(animal, from, targets);
                 }

@@ -9,6 +9,20 @@ pub fn perft(pos: &Position, rules: &Rules, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_moves(rules) as u64,
+        2 => {
+            // The leaf parents: play and take back in place rather than copy the position for each child.
+            let mut nodes = 0;
+            let mut child = *pos;
+            pos.for_each_move_set(rules, |_, from, targets| {
+                for to in targets {
+                    let m = Move::new(from, to);
+                    let undo = child.play_undoable(m);
+                    nodes += child.count_moves(rules) as u64;
+                    child.unplay(m, undo);
+                }
+            });
+            nodes
+        }
         _ => {
             let mut nodes = 0;
             pos.for_each_move_set(rules, |_, from, targets| {

@@ -10,6 +10,7 @@ use crate::{
 };
 
 const NO_PIECE: u8 = 0xFF;
+const NO_SQUARE: u8 = 0xFF;
 
 /// A position under some [`Rules`]. It does not hold the rules: every method that needs them takes them, and
 /// the caller keeps using the rules the position was validated with.
@@ -19,9 +20,19 @@ pub struct Position {
     board: [u8; 63],
     side_to_move: Side,
     sides: BySide<Bitboard>,
-    animals: [Bitboard; 8],
+    /// The square index of each side's animals (`NO_SQUARE` when captured): a piece list, smaller to copy
+    /// than a bitboard per animal.
+    squares: BySide<[u8; 8]>,
     quiet_plies: u32,
     move_number: u32,
+    hash: u64,
+}
+
+/// What taking back a move needs that the position after it has lost.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Undo {
+    captured: u8,
+    quiet_plies: u32,
     hash: u64,
 }
 
@@ -155,7 +166,7 @@ impl Position {
     fn put(&mut self, piece: Piece, sq: Square) {
         self.board[sq.index()] = code(piece);
         self.sides[piece.side] |= Bitboard::from_square(sq);
-        self.animals[piece.animal.index()] |= Bitboard::from_square(sq);
+        self.squares[piece.side][piece.animal.index()] = sq.index() as u8;
         self.hash ^= zobrist::piece_key(piece, sq);
     }
 
@@ -163,7 +174,7 @@ impl Position {
     fn remove(&mut self, piece: Piece, sq: Square) {
         self.board[sq.index()] = NO_PIECE;
         self.sides[piece.side] ^= Bitboard::from_square(sq);
-        self.animals[piece.animal.index()] ^= Bitboard::from_square(sq);
+        self.squares[piece.side][piece.animal.index()] = NO_SQUARE;
         self.hash ^= zobrist::piece_key(piece, sq);
     }
 
@@ -185,14 +196,31 @@ impl Position {
 
     /// The squares of an animal of either side.
     #[inline]
-    pub const fn animal(&self, animal: Animal) -> Bitboard {
-        self.animals[animal.index()]
+    pub fn animal(&self, animal: Animal) -> Bitboard {
+        self.square_of(Piece::new(Side::Blue, animal))
+            .map_or(Bitboard::EMPTY, Bitboard::from_square)
+            | self
+                .square_of(Piece::new(Side::Red, animal))
+                .map_or(Bitboard::EMPTY, Bitboard::from_square)
     }
 
     /// The squares of one side's animal (a set of at most one square).
     #[inline]
     pub fn pieces(&self, piece: Piece) -> Bitboard {
-        self.sides[piece.side] & self.animals[piece.animal.index()]
+        self.square_of(piece)
+            .map_or(Bitboard::EMPTY, Bitboard::from_square)
+    }
+
+    /// The square index of each animal of a side, `0xFF` for a captured one (for move generation's hot loop).
+    #[inline]
+    pub(crate) fn piece_squares(&self, side: Side) -> &[u8; 8] {
+        &self.squares[side]
+    }
+
+    /// Where a piece stands, if it is on the board.
+    #[inline]
+    pub fn square_of(&self, piece: Piece) -> Option<Square> {
+        Square::new(self.squares[piece.side][piece.animal.index()])
     }
 
     #[inline]
@@ -247,21 +275,65 @@ impl Position {
     /// [`Position::legal_moves`] or [`Position::check_move`]); anything else leaves a meaningless position.
     #[inline]
     pub fn play_unchecked(&mut self, m: Move) {
-        let moving = decode(self.board[m.from.index()])
-            .expect("play_unchecked: no piece on the origin square");
-        if let Some(captured) = decode(self.board[m.to.index()]) {
-            self.remove(captured, m.to);
+        let (from, to) = (m.from.index(), m.to.index());
+        let moving = self.board[from];
+        debug_assert!(moving != NO_PIECE, "play_unchecked: no piece on {}", m.from);
+        let us = self.side_to_move;
+        let captured = self.board[to];
+        if captured != NO_PIECE {
+            self.sides[!us] ^= Bitboard::from_square(m.to);
+            self.squares[!us][(captured & 7) as usize] = NO_SQUARE;
+            self.hash ^= zobrist::code_key(captured, to);
             self.quiet_plies = 0;
         } else {
             self.quiet_plies += 1;
         }
-        self.remove(moving, m.from);
-        self.put(moving, m.to);
-        if self.side_to_move == Side::Red {
+        self.board[from] = NO_PIECE;
+        self.board[to] = moving;
+        self.sides[us] ^= Bitboard::from_square(m.from) | Bitboard::from_square(m.to);
+        self.squares[us][(moving & 7) as usize] = to as u8;
+        self.hash ^= zobrist::code_key(moving, from)
+            ^ zobrist::code_key(moving, to)
+            ^ zobrist::red_to_move_key();
+        if us == Side::Red {
             self.move_number += 1;
         }
-        self.side_to_move = !self.side_to_move;
-        self.hash ^= zobrist::red_to_move_key();
+        self.side_to_move = !us;
+    }
+
+    /// Plays a legal move in place and returns what [`Position::unplay`] needs to take it back: the hot loops
+    /// that visit many children of one position (perft) avoid copying the position for each.
+    #[inline(always)]
+    pub(crate) fn play_undoable(&mut self, m: Move) -> Undo {
+        let undo = Undo {
+            captured: self.board[m.to.index()],
+            quiet_plies: self.quiet_plies,
+            hash: self.hash,
+        };
+        self.play_unchecked(m);
+        undo
+    }
+
+    /// Takes back the move `m` played by [`Position::play_undoable`].
+    #[inline(always)]
+    pub(crate) fn unplay(&mut self, m: Move, undo: Undo) {
+        let (from, to) = (m.from.index(), m.to.index());
+        let us = !self.side_to_move;
+        let moving = self.board[to];
+        self.board[from] = moving;
+        self.board[to] = undo.captured;
+        self.sides[us] ^= Bitboard::from_square(m.from) | Bitboard::from_square(m.to);
+        self.squares[us][(moving & 7) as usize] = from as u8;
+        if undo.captured != NO_PIECE {
+            self.sides[!us] |= Bitboard::from_square(m.to);
+            self.squares[!us][(undo.captured & 7) as usize] = to as u8;
+        }
+        if us == Side::Red {
+            self.move_number -= 1;
+        }
+        self.side_to_move = us;
+        self.quiet_plies = undo.quiet_plies;
+        self.hash = undo.hash;
     }
 
     /// The position after a move, which must be legal (see [`Position::play_unchecked`]).
@@ -356,7 +428,7 @@ impl Position {
             board: [NO_PIECE; 63],
             side_to_move: setup.side_to_move,
             sides: BySide::default(),
-            animals: [Bitboard::EMPTY; 8],
+            squares: BySide::new([NO_SQUARE; 8], [NO_SQUARE; 8]),
             quiet_plies: setup.quiet_plies,
             move_number: setup.move_number,
             hash: 0,
@@ -383,5 +455,65 @@ impl fmt::Debug for Position {
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&crate::fen::to_fen(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn position_stays_small_enough_to_copy_cheaply() {
+        assert!(
+            std::mem::size_of::<Position>() <= 112,
+            "{}",
+            std::mem::size_of::<Position>()
+        );
+    }
+
+    #[test]
+    fn piece_list_follows_moves_and_captures() {
+        let rules = Rules::default();
+        let mut pos = Position::from_fen("6t/7/7/7/7/7/7/r6/R6 w", &rules).unwrap();
+        let red_rat = Piece::new(Side::Red, Animal::Rat);
+        assert_eq!(pos.square_of(red_rat), Some(Square::A2));
+        pos.play_unchecked("a1a2".parse().unwrap());
+        assert_eq!(pos.square_of(red_rat), None);
+        assert_eq!(pos.animal(Animal::Rat), Bitboard::from_square(Square::A2));
+        assert_eq!(pos.quiet_plies(), 0);
+        assert_eq!(pos.hash(), pos.hash_from_scratch());
+    }
+
+    #[test]
+    fn unplay_restores_the_position_exactly() {
+        // A deterministic random walk through many positions with captures, under rules where captures abound.
+        for rules_text in [
+            "standard",
+            "dog-swims=true,leopard-jumps=true",
+            "animal-checkers",
+        ] {
+            let rules: Rules = rules_text.parse().unwrap();
+            let mut seed = 0x2545_F491_4F6C_DD1Du64;
+            for _ in 0..40 {
+                let mut pos = Position::start(&rules);
+                for _ in 0..120 {
+                    let moves = pos.legal_moves(&rules);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &m in moves.iter() {
+                        let before = pos;
+                        let undo = pos.play_undoable(m);
+                        assert_eq!(pos, before.after(m));
+                        pos.unplay(m, undo);
+                        assert_eq!(pos, before, "{rules_text}: {m} in {before}");
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                }
+            }
+        }
     }
 }

@@ -43,6 +43,12 @@ pub fn piece_key(piece: Piece, sq: Square) -> u64 {
     KEYS.0[piece.side.index()][piece.animal.index()][sq.index()]
 }
 
+/// The key of the piece with code `side * 8 + animal` on the square with index `sq`.
+#[inline(always)]
+pub(crate) fn code_key(code: u8, sq: usize) -> u64 {
+    KEYS.0[(code >> 3) as usize & 1][(code & 7) as usize][sq]
+}
+
 /// The key xored in when Red is to move.
 #[inline]
 pub fn red_to_move_key() -> u64 {
