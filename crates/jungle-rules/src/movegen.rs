@@ -207,7 +207,7 @@ pub enum IllegalReason {
     #[error("the {piece} on {square} belongs to the side not to move")]
     NotYourPiece { piece: Piece, square: Square },
     #[error(
-        "the {piece} on {from} cannot reach {to}: pieces move one square straight, only the Lion and Tiger jump rivers"
+        "the {piece} on {from} cannot reach {to}: it is neither a one-square step nor a river jump this piece may make"
     )]
     Unreachable {
         piece: Piece,
