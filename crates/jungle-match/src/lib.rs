@@ -1,6 +1,9 @@
 #![doc = include_str!("../README.md")]
 
+pub mod adjudication;
 pub mod engine;
+pub mod game;
+pub mod pgn_out;
 pub mod sprt;
 pub mod stats;
 pub mod time_control;
