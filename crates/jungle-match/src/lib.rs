@@ -3,6 +3,7 @@
 pub mod adjudication;
 pub mod engine;
 pub mod game;
+pub mod openings;
 pub mod pgn_out;
 pub mod sprt;
 pub mod stats;
