@@ -1,1 +1,18 @@
-//! The Jungle engine: search, evaluation, transposition table, time management, bench, skill levels.
+#![doc = include_str!("../README.md")]
+
+mod bench;
+mod engine;
+mod eval;
+mod iterate;
+mod movepick;
+mod search;
+pub mod skill;
+mod time;
+mod tt;
+mod types;
+
+pub use bench::{BENCH_DEPTH, BenchPosition, BenchReport, bench, bench_positions};
+pub use engine::{Engine, best_move};
+pub use eval::{W as EVAL_WEIGHTS, Weights};
+pub use search::Features;
+pub use types::{Clock, EngineOptions, Limits, Score, SearchInfo, SearchResult, StopHandle};

@@ -1,0 +1,273 @@
+//! The `Engine`: owns the transposition table, the search threads' state and the options, and runs searches
+//! on a game (its history matters for the draw rules).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use jungle_rules::{Game, Move, Rules};
+
+use crate::eval::Evaluator;
+use crate::iterate::{IterationPlan, internal_to_score};
+use crate::search::{Control, Features, MAX_PLY, Worker};
+use crate::skill::{Random, Skill};
+use crate::tt::TranspositionTable;
+use crate::{EngineOptions, Limits, Score, SearchInfo, SearchResult, StopHandle, time};
+
+/// A Jungle engine. Create one per game or player; [`Engine::set_game`] before each [`Engine::go`].
+///
+/// ```
+/// use jungle_rules::{Game, Rules};
+/// use jungle_search::{Engine, EngineOptions, Limits};
+/// let mut engine = Engine::new(EngineOptions::default());
+/// let game = Game::new(Rules::default());
+/// engine.set_game(&game);
+/// let result = engine.go(&Limits::depth(4), &mut |_| {});
+/// assert!(game.position().is_legal(game.rules(), result.best_move.unwrap()));
+/// ```
+#[derive(Debug)]
+pub struct Engine {
+    options: EngineOptions,
+    tt: Arc<TranspositionTable>,
+    stop: Arc<AtomicBool>,
+    nodes: Arc<AtomicU64>,
+    eval: Arc<Evaluator>,
+    workers: Vec<Worker>,
+    game: Game,
+    features: Features,
+    random: Random,
+}
+
+impl Engine {
+    pub fn new(options: EngineOptions) -> Engine {
+        let options = options.clamped();
+        let rules = Rules::default();
+        let mut engine = Engine {
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            stop: Arc::new(AtomicBool::new(false)),
+            nodes: Arc::new(AtomicU64::new(0)),
+            eval: Arc::new(Evaluator::new(&rules)),
+            workers: Vec::new(),
+            game: Game::new(rules),
+            features: Features::ALL,
+            random: Random::from_time(),
+            options: options.clone(),
+        };
+        engine.resize_workers();
+        engine
+    }
+
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// Applies new options: the table is reallocated (and so emptied) only when its size changes.
+    pub fn set_options(&mut self, options: EngineOptions) {
+        let options = options.clamped();
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+            for w in &mut self.workers {
+                w.tt = Arc::clone(&self.tt);
+            }
+        }
+        self.options = options;
+        self.resize_workers();
+    }
+
+    fn resize_workers(&mut self) {
+        let wanted = self.options.threads;
+        self.workers.truncate(wanted);
+        while self.workers.len() < wanted {
+            let mut w = Worker::new(
+                self.workers.len(),
+                Arc::clone(&self.eval),
+                Arc::clone(&self.tt),
+                Arc::clone(&self.stop),
+                Arc::clone(&self.nodes),
+            );
+            w.features = self.features;
+            self.workers.push(w);
+        }
+    }
+
+    /// Switches search features off or on (for strength tests against a plain alpha-beta baseline).
+    pub fn set_features(&mut self, features: Features) {
+        self.features = features;
+        for w in &mut self.workers {
+            w.features = features;
+        }
+    }
+
+    /// Sets the game to search: its rules, start position and moves (the history decides repetitions).
+    pub fn set_game(&mut self, game: &Game) {
+        if game.rules() != &self.eval.rules {
+            self.eval = Arc::new(Evaluator::new(game.rules()));
+            for w in &mut self.workers {
+                w.set_evaluator(Arc::clone(&self.eval));
+            }
+        }
+        self.game = game.clone();
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn stop_handle(&self) -> StopHandle {
+        StopHandle(Arc::clone(&self.stop))
+    }
+
+    /// Forgets everything learnt (a new game): the table and the move-ordering statistics.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for w in &mut self.workers {
+            w.clear();
+        }
+    }
+
+    /// The static evaluation of the current position from the side to move's point of view.
+    pub fn evaluate(&self) -> i32 {
+        self.eval.evaluate(self.game.position())
+    }
+
+    /// Searches the current position within the limits, calling `on_info` after each completed depth (and
+    /// line). Blocks until done; [`StopHandle::stop`] from another thread ends it early. A stop requested
+    /// before the search starts ends it after depth 1.
+    ///
+    /// The best move is `None` only when the game is over (then the score is `Mate(0)` for a loss, `Cp(0)` for
+    /// a draw).
+    pub fn go(&mut self, limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        let result = self.search(limits, on_info);
+        self.stop.store(false, Ordering::SeqCst);
+        result
+    }
+
+    fn search(&mut self, limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        let start = Instant::now();
+        let pos = *self.game.position();
+        let root_moves = self.game.legal_moves();
+        if root_moves.is_empty() {
+            let score = match self.game.outcome() {
+                Some(outcome) if outcome.winner.is_none() => Score::Cp(0),
+                _ => Score::Mate(0),
+            };
+            return SearchResult {
+                best_move: None,
+                ponder: None,
+                score,
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+            };
+        }
+        let skill = Skill::new(self.options.skill_level);
+        let lines = self.options.multipv.max(skill.lines).min(root_moves.len());
+        let max_depth = [limits.depth, skill.max_depth]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .clamp(1, MAX_PLY as u32 - 8);
+        let mut budget = time::budget(
+            limits,
+            pos.side_to_move(),
+            Duration::from_millis(self.options.move_overhead_ms),
+        );
+        if !skill.is_full_strength() {
+            let scale = |d: Duration| d * skill.time_percent / 100;
+            budget.soft = budget.soft.map(scale);
+            budget.hard = budget.hard.map(scale);
+        }
+
+        self.tt.new_search();
+        self.nodes.store(0, Ordering::SeqCst);
+        let hashes: Vec<u64> = self.game.positions().iter().map(|p| p.hash()).collect();
+        for w in &mut self.workers {
+            w.prepare(&hashes);
+            w.control = None;
+            // Helpers may stop at any time: only the main thread's result is used.
+            w.may_stop = w.id != 0;
+        }
+        let (main, helpers) = self.workers.split_first_mut().expect("at least one worker");
+        main.control = Some(Control {
+            start,
+            hard: budget.hard,
+            nodes: limits.nodes,
+        });
+        let tt = Arc::clone(&self.tt);
+        let stop = Arc::clone(&self.stop);
+        let reported_lines = self.options.multipv.min(lines);
+        let may_finish_early = !limits.infinite && limits.depth.is_none();
+        let iterations = std::thread::scope(|scope| {
+            for helper in helpers.iter_mut() {
+                let tt = Arc::clone(&tt);
+                scope.spawn(move || {
+                    let plan = IterationPlan {
+                        max_depth,
+                        lines: 1,
+                        reported_lines: 0,
+                        soft: None,
+                        start,
+                        on_info: None,
+                        may_finish_early: false,
+                        root_moves: root_moves.len(),
+                    };
+                    helper.iterate(&pos, plan, &tt);
+                    helper.flush_nodes();
+                });
+            }
+            let plan = IterationPlan {
+                max_depth,
+                lines,
+                reported_lines,
+                soft: budget.soft,
+                start,
+                on_info: Some(on_info),
+                may_finish_early,
+                root_moves: root_moves.len(),
+            };
+            let done = main.iterate(&pos, plan, &tt);
+            if limits.infinite {
+                // `go infinite` answers only after `stop`.
+                while !stop.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+            main.flush_nodes();
+            stop.store(true, Ordering::SeqCst);
+            done
+        });
+        let nodes = self.nodes.load(Ordering::SeqCst);
+        let scores: Vec<i32> = iterations.lines.iter().map(|l| l.score).collect();
+        let chosen = skill.choose(&scores, self.random.next_u64());
+        let line = iterations.lines.get(chosen);
+        let best_move = line
+            .and_then(|l| l.pv.first().copied())
+            .filter(|m| root_moves.contains(*m))
+            .or_else(|| root_moves.first().copied());
+        let pv: Vec<Move> = line.map(|l| l.pv.clone()).unwrap_or_default();
+        SearchResult {
+            best_move,
+            ponder: pv.get(1).copied(),
+            score: internal_to_score(line.map_or(0, |l| l.score)),
+            depth: iterations.depth,
+            nodes,
+            pv,
+        }
+    }
+}
+
+/// The engine's move at a skill level (1–8) within a time budget: for user interfaces (call it from a blocking
+/// thread in async code). `None` only when the game is over.
+pub fn best_move(game: &Game, skill_level: u8, movetime: Duration) -> Option<Move> {
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: 16,
+        skill_level,
+        move_overhead_ms: 0,
+        ..EngineOptions::default()
+    });
+    engine.set_game(game);
+    engine
+        .go(&Limits::movetime(movetime), &mut |_| {})
+        .best_move
+}
