@@ -6,8 +6,10 @@ pub mod game;
 pub mod openings;
 pub mod pgn_out;
 pub mod sprt;
+pub mod standings;
 pub mod stats;
 pub mod time_control;
+pub mod tournament;
 
 pub use sprt::{EloModel, Sprt, SprtError, SprtStatus};
 pub use stats::{EloEstimate, Pentanomial, Wld};
