@@ -1,1 +1,18 @@
-//! The Jungle terminal game: ratatui board, keyboard play, engine opponents, line mode.
+#![doc = include_str!("../README.md")]
+
+pub mod app;
+pub mod clock;
+pub mod config;
+pub mod opponent;
+pub mod record;
+pub mod render;
+
+pub use app::{App, Prompt, Status, StatusKind};
+pub use config::{ConfigError, Mode, PlayConfig, TimeControl};
+pub use opponent::{FirstLegalMove, MoveChooser, Purpose, Thinker};
+pub mod line;
+pub mod text;
+pub mod tui;
+
+pub use line::run_lines;
+pub use tui::run_terminal;

@@ -1,0 +1,720 @@
+//! The game as the screen sees it, independent of any terminal: the game, who plays each side, the cursor,
+//! the selected piece and its legal targets, the typed move, the status line, prompts, clocks and the
+//! board's orientation. Key events ([`App::handle_key`]) and elapsed time ([`App::tick`]) drive it; the
+//! renderer only reads it.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use jungle_rules::{Bitboard, BySide, Game, Move, Outcome, Side, Square, Termination};
+
+use crate::clock::Clocks;
+use crate::config::{Mode, PlayConfig};
+use crate::opponent::{MoveChooser, Purpose, Thinker};
+use crate::record::{Players, today, write_pgn};
+
+/// The skill level hints are computed at: the best advice available.
+const HINT_LEVEL: u8 = 8;
+
+/// Whether the status line reports something or explains a mistake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StatusKind {
+    Info,
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Status {
+    pub text: String,
+    pub kind: StatusKind,
+}
+
+/// A yes/no question waiting for its answer; other keys are held back until it is answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prompt {
+    /// "Resign? (y/n)"
+    Resign,
+    /// "Save the game before quitting? (y/n, Esc to keep playing)"
+    SaveBeforeQuit,
+    /// "Abandon this game and start a new one? (y/n)"
+    NewGame,
+}
+
+impl Prompt {
+    pub const fn question(self) -> &'static str {
+        match self {
+            Prompt::Resign => "Resign this game? y: resign, any other key: keep playing",
+            Prompt::SaveBeforeQuit => {
+                "The game is not saved. Save before quitting? y: save and quit, n: quit, Esc: keep playing"
+            }
+            Prompt::NewGame => {
+                "Abandon this game and start a new one? y: new game, any other key: keep playing"
+            }
+        }
+    }
+}
+
+/// The state of a terminal game.
+#[derive(Debug)]
+pub struct App {
+    game: Game,
+    config: PlayConfig,
+    engine_sides: BySide<bool>,
+    thinker: Thinker,
+    cursor: Square,
+    selected: Option<Square>,
+    typed: String,
+    status: Status,
+    flipped: bool,
+    clocks: Option<Clocks>,
+    prompt: Option<Prompt>,
+    hint: Option<Move>,
+    paused: bool,
+    show_help: bool,
+    quit: bool,
+    /// Something happened since the last save (a move, an undo, an ending).
+    dirty: bool,
+}
+
+impl App {
+    /// A game (possibly loaded, with moves) under a configuration, with `chooser` for engine moves and hints.
+    pub fn new(game: Game, config: PlayConfig, chooser: Arc<dyn MoveChooser>) -> App {
+        let engine_sides = config.engine_sides();
+        let bottom = match config.mode {
+            Mode::VsEngine => config.human_side,
+            _ => Side::Blue,
+        };
+        let cursor = jungle_rules::terrain::DENS[bottom];
+        let mut app = App {
+            clocks: config.time_control.map(Clocks::new),
+            flipped: bottom == Side::Red,
+            thinker: Thinker::new(chooser),
+            engine_sides,
+            cursor,
+            selected: None,
+            typed: String::new(),
+            status: Status {
+                text: String::new(),
+                kind: StatusKind::Info,
+            },
+            prompt: None,
+            hint: None,
+            paused: false,
+            show_help: false,
+            quit: false,
+            dirty: false,
+            game,
+            config,
+        };
+        app.info(app.welcome());
+        app
+    }
+
+    fn welcome(&self) -> String {
+        if let Some(outcome) = self.game.outcome() {
+            return format!("game over: {outcome}");
+        }
+        match self.config.mode {
+            Mode::Watch => "watching the engine play itself: p pauses".into(),
+            _ => format!(
+                "{} to move: arrows + Enter pick a piece and a target, or type a move like c3c4; ? for help",
+                self.game.side_to_move()
+            ),
+        }
+    }
+
+    // ----- what the screen reads -----
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+    pub fn config(&self) -> &PlayConfig {
+        &self.config
+    }
+    pub fn cursor(&self) -> Square {
+        self.cursor
+    }
+    pub fn selected(&self) -> Option<Square> {
+        self.selected
+    }
+    /// The legal targets of the selected piece.
+    pub fn targets(&self) -> Bitboard {
+        match self.selected {
+            Some(from) => self
+                .game
+                .legal_moves()
+                .iter()
+                .filter(|m| m.from == from)
+                .map(|m| m.to)
+                .collect(),
+            None => Bitboard::EMPTY,
+        }
+    }
+    pub fn typed(&self) -> &str {
+        &self.typed
+    }
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+    pub fn is_flipped(&self) -> bool {
+        self.flipped
+    }
+    pub fn clocks(&self) -> Option<&Clocks> {
+        self.clocks.as_ref()
+    }
+    pub fn prompt(&self) -> Option<Prompt> {
+        self.prompt
+    }
+    pub fn hint(&self) -> Option<Move> {
+        self.hint
+    }
+    pub fn last_move(&self) -> Option<Move> {
+        self.game.moves().last().copied()
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+    pub fn is_paused(&self) -> bool {
+        self.paused
+    }
+    pub fn shows_help(&self) -> bool {
+        self.show_help
+    }
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+    pub fn is_dirty(&self) -> bool {
+        self.dirty
+    }
+    /// What the engine is computing now, if anything.
+    pub fn thinking(&self) -> Option<Purpose> {
+        self.thinker.pending()
+    }
+    pub fn is_engine(&self, side: Side) -> bool {
+        self.engine_sides[side]
+    }
+
+    /// The name of the player of a side, as shown and recorded.
+    pub fn player_name(&self, side: Side) -> String {
+        match (self.config.mode, self.engine_sides[side]) {
+            (_, true) => format!("{} (level {})", self.thinker.name(), self.config.level),
+            (Mode::VsEngine, false) => "You".into(),
+            _ => format!("{side} player"),
+        }
+    }
+
+    /// Whether a person should move now.
+    pub fn is_human_turn(&self) -> bool {
+        !self.game.is_over() && !self.engine_sides[self.game.side_to_move()]
+    }
+
+    // ----- input -----
+
+    /// Reacts to a key press (releases and repeats of the key-up kind are ignored).
+    pub fn handle_key(&mut self, key: KeyEvent) {
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        if let Some(prompt) = self.prompt.take() {
+            self.answer_prompt(prompt, key.code);
+            self.update();
+            return;
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Char('c') if ctrl => self.request_quit(),
+            KeyCode::Char('q') => self.request_quit(),
+            KeyCode::Char('?') => self.show_help = !self.show_help,
+            KeyCode::Esc => {
+                self.typed.clear();
+                self.selected = None;
+                self.hint = None;
+                self.show_help = false;
+                self.info("cleared".into());
+            }
+            KeyCode::Up => self.move_cursor(0, 1),
+            KeyCode::Down => self.move_cursor(0, -1),
+            KeyCode::Left => self.move_cursor(-1, 0),
+            KeyCode::Right => self.move_cursor(1, 0),
+            KeyCode::Enter => self.confirm(),
+            KeyCode::Char(' ') if self.config.mode == Mode::Watch => self.toggle_pause(),
+            KeyCode::Char(' ') => self.confirm(),
+            KeyCode::Backspace => {
+                self.typed.pop();
+            }
+            KeyCode::Char(c @ ('a'..='g' | 'A'..='G' | '1'..='9')) => self.type_char(c),
+            KeyCode::Char('u') => self.undo_key(),
+            KeyCode::Char('h') => self.request_hint(),
+            KeyCode::Char('t') => self.flip(),
+            KeyCode::Char('r') => self.request_resign(),
+            KeyCode::Char('s') => self.save_key(),
+            KeyCode::Char('n') => self.request_new_game(),
+            KeyCode::Char('p') => self.toggle_pause(),
+            KeyCode::Char(other) => self.error(format!(
+                "key \"{other}\" does nothing: type a move like c3c4, or press ? for the keys"
+            )),
+            _ => {}
+        }
+        self.update();
+    }
+
+    fn answer_prompt(&mut self, prompt: Prompt, code: KeyCode) {
+        let yes = matches!(code, KeyCode::Char('y' | 'Y'));
+        match prompt {
+            Prompt::Resign if yes => {
+                if let Err(e) = self.resign() {
+                    self.error(e);
+                }
+            }
+            Prompt::NewGame if yes => self.new_game(),
+            Prompt::SaveBeforeQuit if yes => match self.save() {
+                Ok(_) => self.quit = true,
+                Err(e) => self.error(e),
+            },
+            Prompt::SaveBeforeQuit if matches!(code, KeyCode::Char('n' | 'N')) => self.quit = true,
+            _ => self.info("carry on".into()),
+        }
+    }
+
+    fn move_cursor(&mut self, df: i8, dr: i8) {
+        // Steering the cursor abandons a half-typed move.
+        self.typed.clear();
+        let (df, dr) = if self.flipped { (-df, -dr) } else { (df, dr) };
+        if let Some(sq) = self.cursor.offset(df, dr) {
+            self.cursor = sq;
+        }
+    }
+
+    /// Typing a move: the first square moves the cursor there and picks the piece; the second plays.
+    fn type_char(&mut self, c: char) {
+        let c = c.to_ascii_lowercase();
+        let expects_file = self.typed.len() % 2 == 0;
+        if c.is_ascii_digit() == expects_file || self.typed.len() >= 4 {
+            self.typed.clear();
+            self.error(format!(
+                "type a move as two squares, file then rank, like c3c4 (\"{c}\" is not a {})",
+                if expects_file { "file a-g" } else { "rank 1-9" }
+            ));
+            return;
+        }
+        self.typed.push(c);
+        if self.typed.len() == 2 {
+            if let Ok(sq) = self.typed.parse::<Square>() {
+                self.cursor = sq;
+                if self.is_human_turn() && self.own_piece(sq) {
+                    self.selected = Some(sq);
+                }
+            }
+        } else if self.typed.len() == 4 {
+            let text = std::mem::take(&mut self.typed);
+            if let Err(e) = self.play_text(&text) {
+                self.error(e);
+            }
+        }
+    }
+
+    fn own_piece(&self, sq: Square) -> bool {
+        self.game
+            .position()
+            .piece_at(sq)
+            .is_some_and(|p| p.side == self.game.side_to_move())
+    }
+
+    /// Enter: play the typed move, or pick the piece under the cursor, or move the picked piece there.
+    fn confirm(&mut self) {
+        if self.typed.len() == 2 && self.typed.parse::<Square>().is_ok() {
+            // A typed square is where the cursor went: carry on as with the cursor.
+            self.typed.clear();
+        }
+        if !self.typed.is_empty() {
+            let text = std::mem::take(&mut self.typed);
+            if let Err(e) = self.play_text(&text) {
+                self.error(e);
+            }
+            return;
+        }
+        if let Err(e) = self.check_can_move() {
+            self.error(e);
+            return;
+        }
+        let cursor = self.cursor;
+        match self.selected {
+            Some(from) if from == cursor => {
+                self.selected = None;
+                self.info("piece put back: pick another".into());
+            }
+            Some(from) if self.targets().contains(cursor) => {
+                let _ = self.play(Move::new(from, cursor));
+            }
+            _ if self.own_piece(cursor) => self.select(cursor),
+            Some(from) => {
+                let reason = match self
+                    .game
+                    .position()
+                    .check_move(self.game.rules(), Move::new(from, cursor))
+                {
+                    Err(e) => e.to_string(),
+                    Ok(()) => "that move is not legal now".into(),
+                };
+                self.error(reason);
+            }
+            None => {
+                let side = self.game.side_to_move();
+                let text = match self.game.position().piece_at(cursor) {
+                    None => format!("there is no piece on {cursor}: pick one of {side}'s pieces"),
+                    Some(p) => format!("the {p} on {cursor} is not {side}'s: it is {side}'s turn"),
+                };
+                self.error(text);
+            }
+        }
+    }
+
+    fn select(&mut self, sq: Square) {
+        let piece = self
+            .game
+            .position()
+            .piece_at(sq)
+            .expect("an own piece is there");
+        self.selected = Some(sq);
+        let count = self.targets().count();
+        if count == 0 {
+            self.selected = None;
+            self.error(format!("the {piece} on {sq} has no legal move"));
+        } else {
+            self.info(format!(
+                "{piece} on {sq}: {count} move{} lit up; move the cursor to one and press Enter",
+                if count == 1 { "" } else { "s" }
+            ));
+        }
+    }
+
+    fn check_can_move(&self) -> Result<(), String> {
+        if let Some(outcome) = self.game.outcome() {
+            return Err(format!(
+                "the game is over ({outcome}): u undoes, n starts a new game"
+            ));
+        }
+        if !self.is_human_turn() {
+            return Err(format!(
+                "wait: the engine is thinking for {}",
+                self.game.side_to_move()
+            ));
+        }
+        Ok(())
+    }
+
+    // ----- commands (shared with the line mode) -----
+
+    /// Plays move text for the person to move, explaining a bad or illegal move.
+    ///
+    /// # Errors
+    /// The reason the text is not a legal move now (the rules library's message), or why no one may move.
+    pub fn play_text(&mut self, text: &str) -> Result<Move, String> {
+        self.check_can_move()?;
+        let m: Move = text
+            .trim()
+            .to_ascii_lowercase()
+            .parse()
+            .map_err(|e: jungle_rules::ParseMoveError| e.to_string())?;
+        self.game
+            .position()
+            .check_move(self.game.rules(), m)
+            .map_err(|e| e.to_string())?;
+        self.play(m)?;
+        Ok(m)
+    }
+
+    /// Plays a legal move for whoever is to move, runs the clocks' bookkeeping and reports it.
+    fn play(&mut self, m: Move) -> Result<(), String> {
+        let mover = self.game.side_to_move();
+        let before = *self.game.position();
+        self.game.play(m).map_err(|e| e.to_string())?;
+        if let Some(clocks) = &mut self.clocks {
+            clocks.moved(mover);
+        }
+        self.selected = None;
+        self.hint = None;
+        self.typed.clear();
+        self.dirty = true;
+        let piece = before.piece_at(m.from).expect("a legal move moves a piece");
+        let mut text = format!("{} {piece} {m}", self.game.moves().len().div_ceil(2));
+        if let Some(victim) = before.piece_at(m.to) {
+            text.push_str(&format!(" takes the {victim}"));
+        }
+        match self.game.outcome() {
+            Some(outcome) => text.push_str(&format!(" — {outcome}")),
+            None => text.push_str(&format!(" — {} to move", self.game.side_to_move())),
+        }
+        self.info(text);
+        Ok(())
+    }
+
+    /// Takes back the last move, and in a game against the engine also the engine's reply, so that the person
+    /// is to move again. A search in progress is abandoned.
+    ///
+    /// # Errors
+    /// Nothing to undo, or a game lost on time (the clock cannot be given back).
+    pub fn undo(&mut self) -> Result<(), String> {
+        if self
+            .game
+            .outcome()
+            .is_some_and(|o| o.termination == Termination::TimeForfeit)
+        {
+            return Err("the game was lost on time: n starts a new game".into());
+        }
+        if self.game.moves().is_empty() {
+            return Err("nothing to undo: no move has been played".into());
+        }
+        self.thinker.cancel();
+        let mut taken = vec![self.game.undo().expect("a move to undo")];
+        if self.config.mode == Mode::VsEngine {
+            while self.engine_sides[self.game.side_to_move()] && !self.game.moves().is_empty() {
+                taken.push(self.game.undo().expect("a move to undo"));
+            }
+        }
+        if self.config.mode == Mode::Watch {
+            self.paused = true;
+        }
+        self.selected = None;
+        self.hint = None;
+        self.typed.clear();
+        self.dirty = true;
+        let list: Vec<String> = taken.iter().rev().map(Move::to_string).collect();
+        self.info(format!(
+            "took back {}; {} to move",
+            list.join(" "),
+            self.game.side_to_move()
+        ));
+        Ok(())
+    }
+
+    fn undo_key(&mut self) {
+        if let Err(e) = self.undo() {
+            self.error(e);
+        }
+    }
+
+    /// Asks the engine for a suggestion for the side to move; it shows when it arrives. Refused (in the status
+    /// line) when the game is over or the engine is choosing its own move.
+    pub fn request_hint(&mut self) {
+        if let Err(e) = self.check_can_move() {
+            self.error(e);
+            return;
+        }
+        self.thinker
+            .start(&self.game, Purpose::Hint, HINT_LEVEL, self.config.movetime);
+        self.info("thinking about a hint…".into());
+    }
+
+    pub fn flip(&mut self) {
+        self.flipped = !self.flipped;
+        let bottom = if self.flipped { Side::Red } else { Side::Blue };
+        self.info(format!("board turned: {bottom} at the bottom"));
+    }
+
+    fn request_resign(&mut self) {
+        match self.resigning_side() {
+            Ok(_) => self.prompt = Some(Prompt::Resign),
+            Err(e) => self.error(e),
+        }
+    }
+
+    fn resigning_side(&self) -> Result<Side, String> {
+        if let Some(outcome) = self.game.outcome() {
+            return Err(format!("the game is already over ({outcome})"));
+        }
+        match self.config.mode {
+            Mode::Watch => Err("nobody to resign for: the engine plays both sides".into()),
+            Mode::VsEngine => Ok(self.config.human_side),
+            Mode::TwoPlayers => Ok(self.game.side_to_move()),
+        }
+    }
+
+    /// The person (in two-player mode, the side to move) gives up.
+    ///
+    /// # Errors
+    /// The game is over already, or only the engine plays.
+    pub fn resign(&mut self) -> Result<(), String> {
+        let side = self.resigning_side()?;
+        self.thinker.cancel();
+        self.game
+            .declare(Outcome::win(!side, Termination::Resignation));
+        self.dirty = true;
+        self.selected = None;
+        self.info(format!("{side} resigned: {} wins", !side));
+        Ok(())
+    }
+
+    /// Writes the game as PGN to the configured path.
+    ///
+    /// # Errors
+    /// The file could not be written (the message names it).
+    pub fn save(&mut self) -> Result<PathBuf, String> {
+        let path = self.config.save_path.clone();
+        self.save_to(path)
+    }
+
+    /// Writes the game as PGN to `path` (which then becomes the save path).
+    ///
+    /// # Errors
+    /// The file could not be written (the message names it).
+    pub fn save_to(&mut self, path: PathBuf) -> Result<PathBuf, String> {
+        let text = self.pgn();
+        std::fs::write(&path, text)
+            .map_err(|e| format!("cannot save to {}: {e}", path.display()))?;
+        self.config.save_path = path.clone();
+        self.dirty = false;
+        self.info(format!("saved the game to {}", path.display()));
+        Ok(path)
+    }
+
+    /// The game as PGN, with today's date.
+    pub fn pgn(&self) -> String {
+        let players = Players {
+            blue: self.player_name(Side::Blue),
+            red: self.player_name(Side::Red),
+        };
+        write_pgn(&self.game, &players, &today())
+    }
+
+    fn save_key(&mut self) {
+        if let Err(e) = self.save() {
+            self.error(e);
+        }
+    }
+
+    fn request_quit(&mut self) {
+        if self.dirty && !self.game.moves().is_empty() {
+            self.prompt = Some(Prompt::SaveBeforeQuit);
+        } else {
+            self.quit = true;
+        }
+    }
+
+    fn request_new_game(&mut self) {
+        if self.game.is_over() || self.game.moves().is_empty() {
+            self.new_game();
+        } else {
+            self.prompt = Some(Prompt::NewGame);
+        }
+    }
+
+    /// Starts again from the same start position and rules, with fresh clocks.
+    pub fn new_game(&mut self) {
+        self.thinker.cancel();
+        self.game = Game::from_position(self.game.rules().clone(), *self.game.start_position());
+        self.clocks = self.config.time_control.map(Clocks::new);
+        self.selected = None;
+        self.hint = None;
+        self.typed.clear();
+        self.paused = false;
+        self.dirty = false;
+        self.info(format!("new game: {}", self.welcome()));
+    }
+
+    fn toggle_pause(&mut self) {
+        if self.config.mode != Mode::Watch {
+            self.error("p pauses only when watching the engine play itself".into());
+            return;
+        }
+        self.paused = !self.paused;
+        self.info(
+            if self.paused {
+                "paused: p resumes"
+            } else {
+                "resumed"
+            }
+            .into(),
+        );
+    }
+
+    // ----- time and the engine -----
+
+    /// Lets `elapsed` pass on the clock of the side to move; a flag that falls ends the game.
+    pub fn tick(&mut self, elapsed: Duration) {
+        if self.game.is_over() || (self.paused && self.config.mode == Mode::Watch) {
+            return;
+        }
+        let side = self.game.side_to_move();
+        let Some(clocks) = &mut self.clocks else {
+            return;
+        };
+        if clocks.run(side, elapsed) {
+            self.thinker.cancel();
+            self.game
+                .declare(Outcome::win(!side, Termination::TimeForfeit));
+            self.dirty = true;
+            self.selected = None;
+            self.info(format!("{side}'s time ran out: {} wins", !side));
+        }
+        self.update();
+    }
+
+    /// Takes in a finished search, and starts the engine when it is to move.
+    pub fn update(&mut self) {
+        if let Some(answer) = self.thinker.poll() {
+            self.apply_answer(answer.purpose, answer.best);
+        }
+        self.start_engine_if_its_turn();
+    }
+
+    /// Waits up to `timeout` for the search in progress and applies its answer; false if none came.
+    pub fn wait_for_engine(&mut self, timeout: Duration) -> bool {
+        self.start_engine_if_its_turn();
+        match self.thinker.wait(timeout) {
+            Some(answer) => {
+                self.apply_answer(answer.purpose, answer.best);
+                self.start_engine_if_its_turn();
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn apply_answer(&mut self, purpose: Purpose, best: Option<Move>) {
+        match (purpose, best) {
+            (Purpose::Play, Some(m)) => {
+                if let Err(e) = self.play(m) {
+                    self.error(format!("the engine's move {m} was refused: {e}"));
+                }
+            }
+            (Purpose::Hint, Some(m)) => {
+                self.hint = Some(m);
+                let piece = self.game.position().piece_at(m.from);
+                let who = piece.map(|p| format!(" ({p})")).unwrap_or_default();
+                self.info(format!("hint: {m}{who}"));
+            }
+            (_, None) => self.info("the engine found no move".into()),
+        }
+    }
+
+    fn start_engine_if_its_turn(&mut self) {
+        let side = self.game.side_to_move();
+        let engine_to_move = !self.game.is_over() && self.engine_sides[side];
+        if !engine_to_move || self.paused || self.thinker.pending() == Some(Purpose::Play) {
+            return;
+        }
+        let movetime = match &self.clocks {
+            Some(clocks) => clocks.engine_budget(side, self.config.movetime),
+            None => self.config.movetime,
+        };
+        self.thinker
+            .start(&self.game, Purpose::Play, self.config.level, movetime);
+    }
+
+    fn info(&mut self, text: String) {
+        self.status = Status {
+            text,
+            kind: StatusKind::Info,
+        };
+    }
+
+    fn error(&mut self, text: String) {
+        self.status = Status {
+            text,
+            kind: StatusKind::Error,
+        };
+    }
+}
