@@ -1,1 +1,22 @@
-//! Jungle endgame tablebases: material keys, indexing, retrograde generation, file format, probing.
+#![doc = include_str!("../README.md")]
+
+mod build;
+mod error;
+pub mod file;
+mod generate;
+mod index;
+mod material;
+mod probe;
+mod table;
+pub mod value;
+mod verify;
+
+pub use build::{BuildEvent, BuildOptions, MaterialReport, build, plan, report_for};
+pub use error::TbError;
+pub use generate::{Stage, generate, working_bytes};
+pub use index::Indexer;
+pub use material::{Material, ParseMaterialError};
+pub use probe::Tablebases;
+pub use table::{Table, TableStats, terminal_code};
+pub use value::{Probe, Wdl};
+pub use verify::{VerifyReport, expected_code, verify_table};

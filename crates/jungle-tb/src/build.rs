@@ -1,0 +1,196 @@
+//! Making a directory of tables: the plan (requested materials and every smaller material a capture leads
+//! to, fewest pieces first), resuming (a material whose file exists and reads back intact is kept), memory
+//! accounting, and one report per material.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use jungle_rules::Rules;
+
+use crate::file::{self, table_path};
+use crate::generate::{self, Stage};
+use crate::{Indexer, Material, Table, TableStats, TbError};
+
+/// What to make and where.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    pub out: PathBuf,
+    /// The materials asked for (any orientation); smaller materials they need are added.
+    pub materials: Vec<Material>,
+    /// The most memory to use for one material's working arrays plus the sub-tables it needs, in bytes.
+    pub memory_limit: u64,
+}
+
+/// One material's figures after [`build`].
+#[derive(Clone, Debug)]
+pub struct MaterialReport {
+    pub material: Material,
+    pub stats: TableStats,
+    /// The FEN of a position with the longest win.
+    pub longest_win_fen: Option<String>,
+    pub indices: u64,
+    /// Seconds spent generating (0 when kept).
+    pub seconds: f64,
+    pub file_bytes: u64,
+    /// Working memory of the generation (arrays and sub-tables), in bytes; 0 when kept.
+    pub working_bytes: u64,
+    /// Whether an existing file was kept instead of generating.
+    pub kept: bool,
+}
+
+/// What [`build`] is doing, for progress displays.
+#[derive(Clone, Debug)]
+pub enum BuildEvent {
+    /// The full plan: materials in order and their index counts.
+    Plan(Vec<(Material, u64)>),
+    Start {
+        material: Material,
+        indices: u64,
+    },
+    Stage {
+        material: Material,
+        stage: Stage,
+    },
+    Done(MaterialReport),
+}
+
+/// The materials to make for `targets`, closed under captures, fewest pieces first, then by key.
+pub fn plan(targets: &[Material]) -> Vec<Material> {
+    let mut all = BTreeSet::new();
+    let mut todo: Vec<Material> = targets.iter().map(|m| m.canonical()).collect();
+    while let Some(m) = todo.pop() {
+        if all.insert((m.piece_count(), m.to_string(), m)) {
+            todo.extend(m.captures_lead_to());
+        }
+    }
+    all.into_iter().map(|(_, _, m)| m).collect()
+}
+
+/// Generates (or keeps) every table of the plan for `options.materials` into `options.out`.
+///
+/// # Errors
+/// A table in the directory made under other rules ([`TbError::RulesMismatch`]), I/O errors, a material
+/// over the memory limit, or an animal not in play under the rules.
+pub fn build(
+    rules: &Rules,
+    options: &BuildOptions,
+    on_event: &(dyn Fn(BuildEvent) + Sync),
+) -> Result<Vec<MaterialReport>, TbError> {
+    for m in &options.materials {
+        if !m.in_play(rules) {
+            return Err(TbError::NotInPlay {
+                material: m.to_string(),
+                rules: rules.to_string(),
+            });
+        }
+    }
+    std::fs::create_dir_all(&options.out).map_err(|e| TbError::io(&options.out, e))?;
+    let order = plan(&options.materials);
+    let largest = order.iter().map(|m| m.piece_count()).max().unwrap_or(0);
+    on_event(BuildEvent::Plan(
+        order
+            .iter()
+            .map(|&m| (m, Indexer::new(m, rules).size()))
+            .collect(),
+    ));
+    let mut cache: HashMap<Material, Arc<Table>> = HashMap::new();
+    let mut reports = Vec::with_capacity(order.len());
+    for &material in &order {
+        // Tables two sizes below are never needed again.
+        cache.retain(|m, _| m.piece_count() + 1 >= material.piece_count());
+        let path = table_path(&options.out, material);
+        let indexer = Indexer::new(material, rules);
+        on_event(BuildEvent::Start {
+            material,
+            indices: indexer.size(),
+        });
+        let existing = if path.exists() {
+            match file::read_table(&path, rules) {
+                Ok(table) => Some(table),
+                Err(e @ TbError::RulesMismatch { .. }) => return Err(e),
+                Err(_) => None,
+            }
+        } else {
+            None
+        };
+        let (table, report) = match existing {
+            Some(table) => {
+                let file_bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+                let report = report_for(&table, 0.0, file_bytes, 0, true);
+                (table, report)
+            }
+            None => {
+                let mut subtables = HashMap::new();
+                for sub in material.captures_lead_to() {
+                    let table = match cache.get(&sub) {
+                        Some(t) => t.clone(),
+                        None => Arc::new(file::read_table(&table_path(&options.out, sub), rules)?),
+                    };
+                    subtables.insert(sub, table);
+                }
+                let sub_bytes: u64 = subtables.values().map(|t| t.memory_bytes()).sum();
+                let working = generate::working_bytes(&indexer) + sub_bytes;
+                if working > options.memory_limit {
+                    return Err(TbError::OverMemory {
+                        material: material.to_string(),
+                        needed_mb: working.div_ceil(1 << 20),
+                        limit_mb: options.memory_limit >> 20,
+                    });
+                }
+                // Keep the cache within what is left of the limit.
+                let room = options.memory_limit - working;
+                let mut cached: u64 = cache.values().map(|t| t.memory_bytes()).sum();
+                if cached > room {
+                    cache.retain(|m, t| {
+                        if cached > room && !subtables.contains_key(m) {
+                            cached -= t.memory_bytes();
+                            false
+                        } else {
+                            true
+                        }
+                    });
+                }
+                let started = Instant::now();
+                let table = generate::generate(material, rules, &subtables, &|stage| {
+                    on_event(BuildEvent::Stage { material, stage })
+                })?;
+                let seconds = started.elapsed().as_secs_f64();
+                let file_bytes = file::write_table(&path, &table, rules)?;
+                let report = report_for(&table, seconds, file_bytes, working, false);
+                (table, report)
+            }
+        };
+        on_event(BuildEvent::Done(report.clone()));
+        reports.push(report);
+        if material.piece_count() < largest {
+            cache.insert(material, Arc::new(table));
+        }
+    }
+    Ok(reports)
+}
+
+/// The figures of a table.
+pub fn report_for(
+    table: &Table,
+    seconds: f64,
+    file_bytes: u64,
+    working_bytes: u64,
+    kept: bool,
+) -> MaterialReport {
+    let stats = table.stats();
+    MaterialReport {
+        material: table.material(),
+        stats,
+        longest_win_fen: stats
+            .longest_win
+            .and_then(|(_, idx)| table.indexer().position_at(idx))
+            .map(|p| p.to_string()),
+        indices: table.indexer().size(),
+        seconds,
+        file_bytes,
+        working_bytes,
+        kept,
+    }
+}

@@ -1,0 +1,146 @@
+//! Probing a directory of tables: the API the engine and the `jungle tb probe` command use.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use jungle_rules::{Move, Position, Rules};
+
+use crate::file::{self, EXTENSION};
+use crate::table::terminal_code;
+use crate::value;
+use crate::{Material, Probe, Table, TbError};
+
+/// The tables of one directory, all made under one rule set. Tables are read from disk on first use and
+/// kept; probing is thread-safe (`&self`) so a multi-threaded search can share one value.
+#[derive(Debug)]
+pub struct Tablebases {
+    rules: Rules,
+    entries: HashMap<Material, Entry>,
+    max_pieces: usize,
+}
+
+#[derive(Debug)]
+struct Entry {
+    path: PathBuf,
+    table: OnceLock<Option<Arc<Table>>>,
+}
+
+impl Tablebases {
+    /// Opens the `*.jtb` tables of a directory (reading only their headers).
+    ///
+    /// # Errors
+    /// [`TbError::RulesMismatch`] if any table was made under other rules; [`TbError::Io`],
+    /// [`TbError::BadMagic`], [`TbError::Version`] or [`TbError::Corrupt`] for an unreadable directory or
+    /// header; [`TbError::NotADirectory`].
+    pub fn open(dir: &Path, rules: &Rules) -> Result<Tablebases, TbError> {
+        if !dir.is_dir() {
+            return Err(TbError::NotADirectory {
+                path: dir.to_path_buf(),
+            });
+        }
+        let mut entries = HashMap::new();
+        let mut max_pieces = 0;
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(|e| TbError::io(dir, e))?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == EXTENSION))
+            .collect();
+        paths.sort();
+        for path in paths {
+            let header = file::read_header(&path)?;
+            file::check_rules(&path, &header, rules)?;
+            max_pieces = max_pieces.max(header.material.piece_count());
+            entries.insert(
+                header.material,
+                Entry {
+                    path,
+                    table: OnceLock::new(),
+                },
+            );
+        }
+        Ok(Tablebases {
+            rules: rules.clone(),
+            entries,
+            max_pieces,
+        })
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The most pieces of any table present (0 with none): positions with more pieces are never found.
+    pub fn max_pieces(&self) -> usize {
+        self.max_pieces
+    }
+
+    /// The materials present, canonical, sorted by key.
+    pub fn materials(&self) -> Vec<Material> {
+        let mut out: Vec<Material> = self.entries.keys().copied().collect();
+        out.sort_by_key(|m| (m.piece_count(), m.to_string()));
+        out
+    }
+
+    /// The table of a material (either orientation), read on first use; `None` if absent or unreadable.
+    pub fn table(&self, material: Material) -> Option<Arc<Table>> {
+        let entry = self.entries.get(&material.canonical())?;
+        entry
+            .table
+            .get_or_init(|| {
+                file::read_table(&entry.path, &self.rules)
+                    .ok()
+                    .map(Arc::new)
+            })
+            .clone()
+    }
+
+    /// Reads a material's table, reporting why it cannot be read.
+    ///
+    /// # Errors
+    /// [`TbError::MissingTable`] or the file's error.
+    pub fn load(&self, material: Material) -> Result<Arc<Table>, TbError> {
+        let entry =
+            self.entries
+                .get(&material.canonical())
+                .ok_or_else(|| TbError::MissingTable {
+                    material: material.canonical().to_string(),
+                })?;
+        let table = Arc::new(file::read_table(&entry.path, &self.rules)?);
+        let _ = entry.table.set(Some(table.clone()));
+        Ok(table)
+    }
+
+    /// The value of a position for its side to move, if the tables cover it. A finished game needs no
+    /// table (a loss in 0 for the side to move).
+    pub fn probe(&self, pos: &Position) -> Option<Probe> {
+        if let Some(code) = terminal_code(pos, &self.rules) {
+            return Some(value::decode(code));
+        }
+        if pos.occupied().count() as usize > self.max_pieces {
+            return None;
+        }
+        self.table(Material::of(pos))?.probe(pos)
+    }
+
+    /// Every legal move with its value for the side to move (the value of the position after it, seen from
+    /// the mover), best first: quickest win, then draws, then slowest loss. `None` if any successor is not
+    /// covered, or the game is over.
+    pub fn probe_moves(&self, pos: &Position) -> Option<Vec<(Move, Probe)>> {
+        let moves = pos.legal_moves(&self.rules);
+        if moves.is_empty() {
+            return None;
+        }
+        let mut out = Vec::with_capacity(moves.len());
+        for &m in moves.as_slice() {
+            out.push((m, self.probe(&pos.after(m))?.before_move()));
+        }
+        out.sort_by_key(|(m, p)| (std::cmp::Reverse(p.preference()), m.to_string()));
+        Some(out)
+    }
+
+    /// The best move by the tables: the quickest win, else a drawing move, else the slowest loss.
+    pub fn best_move(&self, pos: &Position) -> Option<(Move, Probe)> {
+        self.probe_moves(pos)?.into_iter().next()
+    }
+}
