@@ -1,10 +1,13 @@
 #![doc = include_str!("../README.md")]
 
 pub mod adjudication;
+pub mod args;
+pub mod balance;
 pub mod engine;
 pub mod game;
 pub mod openings;
 pub mod pgn_out;
+pub mod setup;
 pub mod sprt;
 pub mod standings;
 pub mod stats;

@@ -54,6 +54,8 @@ pub enum OpeningsError {
     },
     #[error("openings: {path} has no playable opening")]
     Empty { path: PathBuf },
+    #[error("openings: no balanced opening of {plies} plies within {margin} cp was found")]
+    NoneGenerated { plies: usize, margin: i32 },
 }
 
 /// Reads an openings file. With `max_plies`, PGN games are cut to their first plies. Positions that are

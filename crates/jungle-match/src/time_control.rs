@@ -50,7 +50,7 @@ pub(crate) fn parse_seconds(text: &str, part: &str) -> Result<Duration, TimeCont
         }
         None => part.parse().map_err(|_| bad())?,
     };
-    if !seconds.is_finite() || seconds < 0.0 || seconds > 1e9 {
+    if !seconds.is_finite() || !(0.0..=1e9).contains(&seconds) {
         return Err(bad());
     }
     Ok(Duration::from_secs_f64(seconds))
