@@ -26,6 +26,8 @@ enum Command {
     Rules(commands::rules::Args),
     /// Draw a position as a board in the terminal.
     Show(commands::show::Args),
+    /// Play a game in the terminal: against the engine, two players, or watch the engine play itself.
+    Play(commands::play::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => commands::moves::run(args),
         Command::Rules(args) => commands::rules::run(args),
         Command::Show(args) => commands::show::run(args),
+        Command::Play(args) => commands::play::run(args),
     };
     input::exit_code(result)
 }

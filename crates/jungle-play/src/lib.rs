@@ -9,7 +9,7 @@ pub mod render;
 
 pub use app::{App, Prompt, Status, StatusKind};
 pub use config::{ConfigError, Mode, PlayConfig, TimeControl};
-pub use opponent::{FirstLegalMove, MoveChooser, Purpose, Thinker};
+pub use opponent::{FirstLegalMove, JungleEngine, MoveChooser, Purpose, Thinker};
 pub mod line;
 pub mod text;
 pub mod tui;

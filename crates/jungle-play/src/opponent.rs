@@ -136,6 +136,20 @@ impl Thinker {
     }
 }
 
+/// The Jungle engine (`jungle-search`) at the requested skill level and move time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct JungleEngine;
+
+impl MoveChooser for JungleEngine {
+    fn choose(&self, game: &Game, level: u8, movetime: Duration) -> Option<Move> {
+        jungle_search::best_move(game, level, movetime)
+    }
+
+    fn name(&self) -> String {
+        "jungle engine".into()
+    }
+}
+
 /// A chooser that plays the first legal move in sorted order: predictable, for tests and demos.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FirstLegalMove;
@@ -156,6 +170,17 @@ impl MoveChooser for FirstLegalMove {
 mod tests {
     use super::*;
     use jungle_rules::Rules;
+
+    #[test]
+    fn the_engine_plays_a_legal_move_for_either_side() {
+        let mut game = Game::new(Rules::default());
+        for _ in 0..2 {
+            let m = JungleEngine
+                .choose(&game, 1, Duration::from_millis(20))
+                .expect("a move from the start");
+            game.play(m).expect("the engine's move is legal");
+        }
+    }
 
     #[test]
     fn only_the_latest_search_is_answered() {

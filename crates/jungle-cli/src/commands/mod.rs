@@ -2,5 +2,6 @@
 
 pub mod moves;
 pub mod perft;
+pub mod play;
 pub mod rules;
 pub mod show;
