@@ -24,7 +24,7 @@ pub use movegen::{IllegalMoveError, IllegalReason};
 pub use moves::{Move, MoveError, MoveList, ParseMoveError};
 pub use outcome::{Outcome, ParseTerminationError, Termination};
 pub use perft::{perft, perft_divide, perft_parallel};
-pub use pgn::{ParsePgnError, PgnErrorKind, PgnGame, read_games};
+pub use pgn::{ParsePgnError, PgnErrorKind, PgnGame, TagError, read_games};
 pub use position::{Position, PositionError, Setup};
 pub use rules::{BoardKind, Preset, Rules, RulesError};
 pub use side::{BySide, Side};

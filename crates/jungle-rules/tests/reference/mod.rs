@@ -110,34 +110,51 @@ impl Board {
     }
 }
 
-/// The board's terrain under the `board` option.
+/// The board's terrain under the `board` option, listed square by square as RULES.md names it.
 struct Terrain {
-    jungle: bool,
+    water: Vec<Sq>,
+    blue_traps: Vec<Sq>,
+    red_traps: Vec<Sq>,
+    /// The river jumps, each as (from, to, the water squares crossed, horizontal?).
+    jumps: Vec<(Sq, Sq, Vec<Sq>, bool)>,
 }
 
 impl Terrain {
-    fn is_water(&self, s: Sq) -> bool {
-        self.jungle
-            && [
+    fn new(board: BoardKind) -> Terrain {
+        if board == BoardKind::AnimalCheckers {
+            // No traps and no rivers (so no jumps).
+            return Terrain {
+                water: vec![],
+                blue_traps: vec![],
+                red_traps: vec![],
+                jumps: vec![],
+            };
+        }
+        let squares = |names: &[&str]| names.iter().map(|n| sq(n)).collect::<Vec<Sq>>();
+        Terrain {
+            water: squares(&[
                 "b4", "c4", "b5", "c5", "b6", "c6", "e4", "f4", "e5", "f5", "e6", "f6",
-            ]
-            .contains(&name(s).as_str())
+            ]),
+            blue_traps: squares(&["c1", "e1", "d2"]),
+            red_traps: squares(&["c9", "e9", "d8"]),
+            jumps: Terrain::river_jumps(),
+        }
+    }
+
+    fn is_water(&self, s: Sq) -> bool {
+        self.water.contains(&s)
     }
 
     /// The traps a side owns (those around its den).
-    fn traps_of(&self, colour: Colour) -> Vec<Sq> {
-        if !self.jungle {
-            return vec![];
+    fn traps_of(&self, colour: Colour) -> &[Sq] {
+        match colour {
+            Colour::Blue => &self.blue_traps,
+            Colour::Red => &self.red_traps,
         }
-        let names = match colour {
-            Colour::Blue => ["c1", "e1", "d2"],
-            Colour::Red => ["c9", "e9", "d8"],
-        };
-        names.iter().map(|n| sq(n)).collect()
     }
 
     fn is_trap(&self, s: Sq) -> bool {
-        self.traps_of(Colour::Blue).contains(&s) || self.traps_of(Colour::Red).contains(&s)
+        self.blue_traps.contains(&s) || self.red_traps.contains(&s)
     }
 
     fn den_of(colour: Colour) -> Sq {
@@ -147,12 +164,9 @@ impl Terrain {
         }
     }
 
-    /// The river jumps of RULES.md, each as (from, to, the water squares crossed, horizontal?).
-    fn jumps(&self) -> Vec<(Sq, Sq, Vec<Sq>, bool)> {
+    /// The river jumps of RULES.md.
+    fn river_jumps() -> Vec<(Sq, Sq, Vec<Sq>, bool)> {
         let mut jumps = Vec::new();
-        if !self.jungle {
-            return jumps;
-        }
         // Vertically: rank 3 <-> rank 7 on files b, c, e, f, over ranks 4, 5, 6.
         for file in ["b", "c", "e", "f"] {
             let over: Vec<Sq> = (4..=6).map(|r| sq(&format!("{file}{r}"))).collect();
@@ -272,9 +286,7 @@ fn may_capture(
 /// Every legal move of the side to move, as sorted move text.
 pub fn legal_moves(fen: &str, o: &RuleOptions) -> Vec<String> {
     let board = Board::from_fen(fen);
-    let terrain = Terrain {
-        jungle: o.board == BoardKind::Jungle,
-    };
+    let terrain = Terrain::new(o.board);
     let mut moves = Vec::new();
     if decided(&board, o) {
         return moves;
@@ -292,18 +304,18 @@ pub fn legal_moves(fen: &str, o: &RuleOptions) -> Vec<String> {
         }
         // Movement 6: river jumps, for the animals and directions the options allow, unless a piece swims
         // in the way.
-        for (start, landing, over, horizontal) in terrain.jumps() {
-            if start != from {
+        for (start, landing, over, horizontal) in &terrain.jumps {
+            if *start != from {
                 continue;
             }
             let jumps_this_way = match kind {
                 Kind::Tiger => true,
                 Kind::Lion => !horizontal || o.lion_jumps_horizontally,
-                Kind::Leopard => horizontal && o.leopard_jumps,
+                Kind::Leopard => *horizontal && o.leopard_jumps,
                 _ => false,
             };
             if jumps_this_way && over.iter().all(|s| board.at(*s).is_none()) {
-                candidates.push(landing);
+                candidates.push(*landing);
             }
         }
         for to in candidates {
