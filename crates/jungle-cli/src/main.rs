@@ -26,6 +26,10 @@ enum Command {
     Rules(commands::rules::Args),
     /// Draw a position as a board in the terminal.
     Show(commands::show::Args),
+    /// Speak the engine protocol (UCI for Jungle) on standard input and output.
+    Uci(commands::uci::Args),
+    /// Search the fixed bench positions; prints `Nodes searched: N` and `Nodes/second: M` last.
+    Bench(commands::bench::Args),
     /// Play a game in the terminal: against the engine, two players, or watch the engine play itself.
     Play(commands::play::Args),
 }
@@ -40,6 +44,8 @@ fn main() -> ExitCode {
         Command::Moves(args) => commands::moves::run(args),
         Command::Rules(args) => commands::rules::run(args),
         Command::Show(args) => commands::show::run(args),
+        Command::Uci(args) => commands::uci::run(args),
+        Command::Bench(args) => commands::bench::run(args),
         Command::Play(args) => commands::play::run(args),
     };
     input::exit_code(result)

@@ -180,6 +180,12 @@ impl StopHandle {
         self.0.store(true, Ordering::SeqCst);
     }
 
+    /// Withdraws a stop request that no search has consumed yet (a stop that arrived just after a search ended
+    /// would otherwise cut the next one short). Call it before starting a search, never during one.
+    pub fn clear(&self) {
+        self.0.store(false, Ordering::SeqCst);
+    }
+
     pub fn is_stopped(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }

@@ -1,7 +1,9 @@
 //! One file per subcommand: its arguments and `run`.
 
+pub mod bench;
 pub mod moves;
 pub mod perft;
 pub mod play;
 pub mod rules;
 pub mod show;
+pub mod uci;

@@ -1,0 +1,454 @@
+//! A protocol session: reads command lines, drives an [`Engine`], writes replies. The search runs on its own
+//! thread, so `isready`, `stop` and `position` are answered while it thinks; every other line is answered at
+//! once too, with `info string` and the reason when it cannot be obeyed. Nothing a GUI sends can make the
+//! session panic or lose its position.
+
+use std::io::{self, BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use jungle_rules::{Game, Position, Rules, perft_divide};
+use jungle_search::{Clock, Engine, EngineOptions, Limits, StopHandle};
+
+use crate::command::{Command, GoParams, ParseCommandError, StartPosition};
+use crate::response::{OptionKind, OptionSpec, Response};
+
+/// The name announced by `id name`.
+pub const ENGINE_NAME: &str = concat!("Jungle ", env!("CARGO_PKG_VERSION"));
+pub const ENGINE_AUTHOR: &str = "the Jungle developers";
+/// The deepest `perft` the session runs (deeper ones would block the protocol for minutes).
+pub const MAX_PERFT_DEPTH: u32 = 9;
+
+/// Output shared between the session and its search thread.
+type Shared<W> = Arc<Mutex<W>>;
+
+fn send<W: Write>(out: &Shared<W>, response: &Response) -> io::Result<()> {
+    // A panicked writer cannot happen (nothing panics while holding it), but recover the data regardless.
+    let mut w = out
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    writeln!(w, "{response}")?;
+    w.flush()
+}
+
+/// A protocol session over any input and output.
+#[derive(Debug)]
+pub struct Session<R, W> {
+    input: R,
+    out: Shared<W>,
+    /// The engine while idle; `None` while a search thread holds it.
+    engine: Option<Engine>,
+    search: Option<JoinHandle<Engine>>,
+    stop: StopHandle,
+    rules: Rules,
+    game: Game,
+    /// Options as set by the GUI, applied to the engine before the next search.
+    options: EngineOptions,
+    clear_pending: bool,
+    /// Whether the running search (if any) waits for `stop`.
+    infinite_search: bool,
+}
+
+impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
+    pub fn new(input: R, output: W) -> Session<R, W> {
+        Session::with_engine(Engine::new(EngineOptions::default()), input, output)
+    }
+
+    pub fn with_engine(engine: Engine, input: R, output: W) -> Session<R, W> {
+        let rules = Rules::default();
+        Session {
+            input,
+            out: Arc::new(Mutex::new(output)),
+            stop: engine.stop_handle(),
+            options: engine.options().clone(),
+            engine: Some(engine),
+            search: None,
+            game: Game::new(rules.clone()),
+            rules,
+            clear_pending: false,
+            infinite_search: false,
+        }
+    }
+
+    /// Runs until `quit` or the end of the input, then returns the output. After `quit` a running search is
+    /// stopped; at the end of the input a bounded search is allowed to finish (so `echo "go depth 8" | jungle
+    /// uci` prints its move) and an infinite one is stopped. Either way its `bestmove` is written.
+    ///
+    /// # Errors
+    /// Only errors reading the input or writing the output.
+    pub fn run(mut self) -> io::Result<W> {
+        let mut buffer = Vec::new();
+        let mut quit = false;
+        loop {
+            buffer.clear();
+            if self.input.read_until(b'\n', &mut buffer)? == 0 {
+                break;
+            }
+            let line = String::from_utf8_lossy(&buffer);
+            if !self.handle_line(&line)? {
+                quit = true;
+                break;
+            }
+        }
+        if quit || self.infinite_search {
+            self.stop.stop();
+        }
+        self.take_engine();
+        drop(self.engine.take());
+        let out = Arc::try_unwrap(self.out)
+            .map_err(|_| io::Error::other("search thread still holds the output"))?;
+        Ok(out
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+
+    fn say(&self, response: &Response) -> io::Result<()> {
+        send(&self.out, response)
+    }
+
+    fn info_string(&self, text: impl Into<String>) -> io::Result<()> {
+        self.say(&Response::InfoString(text.into()))
+    }
+
+    fn is_searching(&self) -> bool {
+        self.search.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// The engine, waiting for a finished (or stopping) search thread to hand it back.
+    fn take_engine(&mut self) -> &mut Engine {
+        if let Some(handle) = self.search.take() {
+            match handle.join() {
+                Ok(engine) => self.engine = Some(engine),
+                // The search thread panicked (a bug): start afresh rather than stop answering.
+                Err(_) => self.engine = Some(Engine::new(self.options.clone())),
+            }
+        }
+        let engine = self
+            .engine
+            .get_or_insert_with(|| Engine::new(EngineOptions::default()));
+        if engine.options() != &self.options {
+            engine.set_options(self.options.clone());
+        }
+        if std::mem::take(&mut self.clear_pending) {
+            engine.clear();
+        }
+        engine
+    }
+
+    /// Handles one line; `false` after `quit`.
+    ///
+    /// # Errors
+    /// Only output errors.
+    pub fn handle_line(&mut self, line: &str) -> io::Result<bool> {
+        let command = match line.parse::<Command>() {
+            Ok(c) => c,
+            Err(ParseCommandError::Empty) => return Ok(true),
+            Err(e) => {
+                self.info_string(e.to_string())?;
+                return Ok(true);
+            }
+        };
+        match command {
+            Command::Uci => self.uci()?,
+            Command::Debug(_) => {}
+            Command::IsReady => self.say(&Response::ReadyOk)?,
+            Command::UciNewGame => {
+                self.clear_pending = true;
+                self.game = Game::new(self.rules.clone());
+            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref())?,
+            Command::Position { start, moves } => self.position(start, &moves)?,
+            Command::Go(params) => self.go(&params)?,
+            Command::Stop | Command::PonderHit => {
+                if self.is_searching() {
+                    self.stop.stop();
+                }
+            }
+            Command::Quit => return Ok(false),
+            Command::Display => self.display()?,
+            Command::Eval => self.eval()?,
+            Command::Perft(depth) => self.perft(depth)?,
+            Command::Bench(depth) => self.bench(depth)?,
+        }
+        Ok(true)
+    }
+
+    fn uci(&self) -> io::Result<()> {
+        self.say(&Response::IdName(ENGINE_NAME.to_string()))?;
+        self.say(&Response::IdAuthor(ENGINE_AUTHOR.to_string()))?;
+        for spec in option_specs() {
+            self.say(&Response::Option(spec))?;
+        }
+        self.say(&Response::UciOk)
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> io::Result<()> {
+        let value = value.unwrap_or("").trim();
+        let spin = |min: i64, max: i64| -> Result<i64, String> {
+            match value.parse::<i64>() {
+                Ok(v) if (min..=max).contains(&v) => Ok(v),
+                _ => Err(format!(
+                    "option \"{name}\" needs a whole number from {min} to {max}, not \"{value}\""
+                )),
+            }
+        };
+        let result = match name.to_ascii_lowercase().as_str() {
+            "hash" => spin(1, EngineOptions::MAX_HASH_MB as i64)
+                .map(|v| self.options.hash_mb = v as usize),
+            "threads" => spin(1, EngineOptions::MAX_THREADS as i64)
+                .map(|v| self.options.threads = v as usize),
+            "multipv" => spin(1, EngineOptions::MAX_MULTIPV as i64)
+                .map(|v| self.options.multipv = v as usize),
+            "skill level" => spin(
+                i64::from(jungle_search::skill::MIN_LEVEL),
+                i64::from(jungle_search::skill::MAX_LEVEL),
+            )
+            .map(|v| self.options.skill_level = v as u8),
+            "move overhead" => spin(0, EngineOptions::MAX_MOVE_OVERHEAD_MS as i64)
+                .map(|v| self.options.move_overhead_ms = v as u64),
+            "clear hash" => {
+                self.clear_pending = true;
+                Ok(())
+            }
+            "uci_variant" if value.eq_ignore_ascii_case("jungle") => Ok(()),
+            "uci_variant" => Err(format!(
+                "variant \"{value}\" is not supported (only jungle)"
+            )),
+            "rules" => match value.parse::<Rules>() {
+                Ok(rules) => {
+                    self.game = Game::new(rules.clone());
+                    self.rules = rules;
+                    Ok(())
+                }
+                Err(e) => Err(e.to_string()),
+            },
+            _ => Err(format!(
+                "unknown option \"{name}\" (options: Hash, Threads, MultiPV, Skill Level, Move Overhead, Clear Hash, Rules, UCI_Variant)"
+            )),
+        };
+        match result {
+            Ok(()) => Ok(()),
+            Err(message) => self.info_string(message),
+        }
+    }
+
+    /// Sets the game; on any error the previous game stays and the reason is reported.
+    fn position(&mut self, start: StartPosition, moves: &[jungle_rules::Move]) -> io::Result<()> {
+        let start_pos = match &start {
+            StartPosition::StartPos => Position::start(&self.rules),
+            StartPosition::Fen(fen) => match Position::from_fen(fen, &self.rules) {
+                Ok(pos) => pos,
+                Err(e) => return self.info_string(format!("position unchanged: {e}")),
+            },
+        };
+        let mut game = Game::from_position(self.rules.clone(), start_pos);
+        for (i, &m) in moves.iter().enumerate() {
+            if let Err(e) = game.play(m) {
+                return self.info_string(format!("position unchanged: move {} ({m}): {e}", i + 1));
+            }
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    fn go(&mut self, params: &GoParams) -> io::Result<()> {
+        if self.is_searching() {
+            return self.info_string("go ignored: a search is already running (send stop first)");
+        }
+        let limits = limits(params);
+        self.infinite_search = limits.infinite;
+        let game = self.game.clone();
+        self.take_engine().set_game(&game);
+        let mut engine = self.engine.take().expect("taken above");
+        self.stop.clear();
+        let out = Arc::clone(&self.out);
+        self.search = Some(std::thread::spawn(move || {
+            let info_out = Arc::clone(&out);
+            let result = engine.go(&limits, &mut |info| {
+                let _ = send(&info_out, &Response::Info(info.clone()));
+            });
+            let _ = send(
+                &out,
+                &Response::BestMove {
+                    best: result.best_move,
+                    ponder: result.ponder,
+                },
+            );
+            engine
+        }));
+        Ok(())
+    }
+
+    fn display(&self) -> io::Result<()> {
+        self.say(&Response::Text(draw(&self.game, &self.rules)))
+    }
+
+    fn eval(&mut self) -> io::Result<()> {
+        if self.is_searching() {
+            return self.info_string("eval ignored: a search is running");
+        }
+        let game = self.game.clone();
+        let engine = self.take_engine();
+        engine.set_game(&game);
+        let score = engine.evaluate();
+        let side = game.side_to_move();
+        self.say(&Response::Text(format!(
+            "Evaluation: {score} (centipawns, {side} to move's view)"
+        )))
+    }
+
+    fn perft(&self, depth: u32) -> io::Result<()> {
+        if depth > MAX_PERFT_DEPTH {
+            return self.info_string(format!("perft depth {depth} is too deep for the protocol (at most {MAX_PERFT_DEPTH}; use `jungle perft`)"));
+        }
+        let divide = perft_divide(self.game.position(), &self.rules, depth, 1);
+        let mut total = 0;
+        for (m, n) in &divide {
+            total += n;
+            self.say(&Response::Text(format!("{m} {n}")))?;
+        }
+        self.say(&Response::Text(format!("nodes {total}")))
+    }
+
+    fn bench(&self, depth: Option<u32>) -> io::Result<()> {
+        if self.is_searching() {
+            return self.info_string("bench ignored: a search is running");
+        }
+        let options = EngineOptions {
+            threads: 1,
+            multipv: 1,
+            skill_level: jungle_search::skill::MAX_LEVEL,
+            hash_mb: 16,
+            ..self.options.clone()
+        };
+        let report = jungle_search::bench(
+            depth.unwrap_or(jungle_search::BENCH_DEPTH).clamp(1, 64),
+            &options,
+            |_, _, _| {},
+        );
+        self.say(&Response::Text(format!("Nodes searched: {}", report.nodes)))?;
+        self.say(&Response::Text(format!(
+            "Nodes/second: {}",
+            report.nodes_per_second()
+        )))
+    }
+}
+
+/// The search limits of a `go` command.
+pub fn limits(params: &GoParams) -> Limits {
+    let clock = if params.wtime.is_some() || params.btime.is_some() {
+        let zero = std::time::Duration::ZERO;
+        Some(Clock {
+            time: jungle_rules::BySide::new(
+                params.wtime.unwrap_or(zero),
+                params.btime.unwrap_or(zero),
+            ),
+            increment: jungle_rules::BySide::new(
+                params.winc.unwrap_or(zero),
+                params.binc.unwrap_or(zero),
+            ),
+            moves_to_go: params.movestogo,
+        })
+    } else {
+        None
+    };
+    Limits {
+        depth: params.depth,
+        nodes: params.nodes,
+        movetime: params.movetime,
+        clock,
+        // Pondering is searched as an infinite search: `ponderhit` and `stop` both end it.
+        infinite: params.infinite || params.ponder,
+    }
+}
+
+/// The options announced after `uci`.
+pub fn option_specs() -> Vec<OptionSpec> {
+    let d = EngineOptions::default();
+    let spin = |name: &str, default: i64, min: i64, max: i64| OptionSpec {
+        name: name.to_string(),
+        kind: OptionKind::Spin { default, min, max },
+    };
+    vec![
+        spin(
+            "Hash",
+            d.hash_mb as i64,
+            1,
+            EngineOptions::MAX_HASH_MB as i64,
+        ),
+        spin(
+            "Threads",
+            d.threads as i64,
+            1,
+            EngineOptions::MAX_THREADS as i64,
+        ),
+        spin(
+            "MultiPV",
+            d.multipv as i64,
+            1,
+            EngineOptions::MAX_MULTIPV as i64,
+        ),
+        spin(
+            "Skill Level",
+            i64::from(d.skill_level),
+            i64::from(jungle_search::skill::MIN_LEVEL),
+            i64::from(jungle_search::skill::MAX_LEVEL),
+        ),
+        spin(
+            "Move Overhead",
+            d.move_overhead_ms as i64,
+            0,
+            EngineOptions::MAX_MOVE_OVERHEAD_MS as i64,
+        ),
+        OptionSpec {
+            name: "Clear Hash".to_string(),
+            kind: OptionKind::Button,
+        },
+        OptionSpec {
+            name: "Rules".to_string(),
+            kind: OptionKind::Str {
+                default: String::new(),
+            },
+        },
+        OptionSpec {
+            name: "UCI_Variant".to_string(),
+            kind: OptionKind::Combo {
+                default: "jungle".to_string(),
+                vars: vec!["jungle".to_string()],
+            },
+        },
+    ]
+}
+
+/// The board for `d`: rank 9 on top, `~` water, `#` trap, `*` den, then the FEN, the rules and the moves.
+fn draw(game: &Game, rules: &Rules) -> String {
+    let pos = game.position();
+    let mut out = String::from("   a b c d e f g\n");
+    for rank in (0..9u8).rev() {
+        out.push_str(&format!("{}  ", rank + 1));
+        for file in 0..7u8 {
+            let sq = jungle_rules::Square::from_coords(file, rank).expect("on the board");
+            let c = match pos.piece_at(sq) {
+                Some(p) => p.fen_char(),
+                None if rules.water().contains(sq) => '~',
+                None if rules.traps().contains(sq) => '#',
+                None if sq == jungle_rules::terrain::DENS.blue
+                    || sq == jungle_rules::terrain::DENS.red =>
+                {
+                    '*'
+                }
+                None => '.',
+            };
+            out.push(c);
+            out.push(' ');
+        }
+        out.push_str(&format!(" {}\n", rank + 1));
+    }
+    out.push_str("   a b c d e f g\n");
+    out.push_str(&format!("Fen: {pos}\nRules: {rules}\n"));
+    match game.outcome() {
+        Some(o) => out.push_str(&format!("Game over: {o}")),
+        None => out.push_str(&format!("{} to move", pos.side_to_move())),
+    }
+    out
+}
