@@ -50,14 +50,14 @@ pub struct BoardLayout {
 }
 
 impl BoardLayout {
-    /// The board's place in the screen's main area (above the status lines): large cells (7×3) when the
-    /// area has room for them and a side panel, small ones (5×1) otherwise.
+    /// The board's place in the screen's main area (above the status lines): the largest cells (7×3, 7×2,
+    /// else 5×1) that leave room for a side panel 30 columns wide.
     pub fn fit(area: Rect, flipped: bool) -> BoardLayout {
-        let (cell_width, cell_height) = if area.height >= 9 * 3 + 4 && area.width >= 7 * 7 + 8 + 30
-        {
-            (7, 3)
-        } else {
-            (5, 1)
+        let wide = area.width >= 7 * 7 + 8 + 30;
+        let (cell_width, cell_height) = match area.height {
+            h if wide && h >= 9 * 3 + 4 => (7, 3),
+            h if wide && h >= 9 * 2 + 4 => (7, 2),
+            _ => (5, 1),
         };
         BoardLayout {
             x: area.x + 4,

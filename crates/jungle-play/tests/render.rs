@@ -134,6 +134,12 @@ fn large_terminals_get_large_squares() {
     assert_eq!((layout.cell_width, layout.cell_height), (7, 3));
     assert_eq!(square_text(&buffer, &layout, sq("e3")), "豹P");
     assert_eq!(margin_bg(&buffer, &layout, sq("e4")), palette::WATER);
+
+    let buffer = render_sized(&app, 100, 30);
+    let layout = common::layout(100, 30, false);
+    assert_eq!((layout.cell_width, layout.cell_height), (7, 2));
+    assert_eq!(square_text(&buffer, &layout, sq("g9")), "虎t");
+    assert_eq!(layout.square_area(sq("a9")).y, 2);
 }
 
 #[test]

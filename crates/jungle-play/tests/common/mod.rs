@@ -14,7 +14,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Color;
 
-pub const WIDTH: u16 = 90;
+pub const WIDTH: u16 = 80;
 pub const HEIGHT: u16 = 24;
 
 pub fn config(mode: Mode) -> PlayConfig {
