@@ -160,3 +160,35 @@ fn bad_options_are_refused_with_exit_code_2() {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
 }
+
+#[test]
+fn watching_the_engine_finish_a_won_position() {
+    // Blue's Lion stands next to Red's den: at full strength the engine steps in.
+    let out = jungle_play(
+        &[
+            "--mode",
+            "watch",
+            "--level",
+            "8",
+            "--movetime",
+            "50",
+            "--fen",
+            "6t/3L3/7/7/7/7/7/7/6l w 0 1",
+        ],
+        "quit\n",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("jungle engine (level 8) vs jungle engine (level 8)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("1 Blue Lion d8d9 — Blue wins (den entered)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("*** BLUE WINS: Blue entered Red's den (1-0) ***"),
+        "{stdout}"
+    );
+}

@@ -31,6 +31,8 @@ pub struct Answer {
     pub ticket: u64,
     pub purpose: Purpose,
     pub best: Option<Move>,
+    /// How long the search took.
+    pub elapsed: Duration,
 }
 
 /// Runs a [`MoveChooser`] on background threads, one search at a time as far as the caller is concerned:
@@ -78,12 +80,15 @@ impl Thinker {
         let chooser = Arc::clone(&self.chooser);
         let tx = self.answers_tx.clone();
         std::thread::spawn(move || {
+            let started = std::time::Instant::now();
             let best = chooser.choose(&game, level, movetime);
+            let elapsed = started.elapsed();
             // The receiver is gone only when the app has quit: nothing left to tell.
             let _ = tx.send(Answer {
                 ticket,
                 purpose,
                 best,
+                elapsed,
             });
         });
     }
