@@ -11,8 +11,9 @@ pub struct Players {
     pub red: String,
 }
 
-/// The PGN of a game; `date` is `YYYY.MM.DD`. An unfinished game has the result `*`.
-pub fn write_pgn(game: &Game, players: &Players, date: &str) -> String {
+/// The PGN of a game; `date` is `YYYY.MM.DD`; `time_control` the PGN `TimeControl` tag (`300+3`: seconds
+/// per side + increment). An unfinished game has the result `*`.
+pub fn write_pgn(game: &Game, players: &Players, date: &str, time_control: Option<&str>) -> String {
     let mut record = PgnGame::new(game.clone());
     for (name, value) in [
         ("Event", "Casual game"),
@@ -25,6 +26,11 @@ pub fn write_pgn(game: &Game, players: &Players, date: &str) -> String {
         record
             .set_tag(name, value)
             .expect("standard tag names are valid and not derived");
+    }
+    if let Some(tc) = time_control {
+        record
+            .set_tag("TimeControl", tc)
+            .expect("a valid tag name, not derived");
     }
     record.to_string()
 }
@@ -82,7 +88,8 @@ mod tests {
         for m in ["a3a4", "g7g6", "a4a5", "g6g5"] {
             game.play_text(m).unwrap();
         }
-        let pgn = write_pgn(&game, &players(), "2026.01.02");
+        let pgn = write_pgn(&game, &players(), "2026.01.02", Some("300+3"));
+        assert!(pgn.contains("[TimeControl \"300+3\"]"), "{pgn}");
         assert!(pgn.contains("[Date \"2026.01.02\"]"), "{pgn}");
         assert!(
             pgn.contains("[White \"Ann\"]\n[Black \"Bo\"]\n[Result \"*\"]\n"),
@@ -95,7 +102,7 @@ mod tests {
         assert_eq!(back.rules(), game.rules());
 
         game.declare(Outcome::win(Side::Red, Termination::Resignation));
-        let back = read_pgn(&write_pgn(&game, &players(), "2026.01.02")).unwrap();
+        let back = read_pgn(&write_pgn(&game, &players(), "2026.01.02", None)).unwrap();
         assert_eq!(back.outcome(), game.outcome());
     }
 

@@ -93,6 +93,13 @@ fn a_typed_move_is_played_and_its_first_square_picks_the_piece() {
     type_keys(&mut app, "a3");
     assert_eq!(app.cursor(), sq("a3"));
     assert_eq!(app.selected(), Some(sq("a3")));
+    assert!(
+        app.status()
+            .text
+            .starts_with("Blue Elephant on a3: 3 moves lit up"),
+        "{:?}",
+        app.status()
+    );
     assert_eq!(app.typed(), "a3");
     type_keys(&mut app, "a4");
     assert_eq!(moves(&app), ["a3a4"]);
@@ -320,6 +327,7 @@ fn quitting_mid_game_offers_to_save() {
     assert!(app.should_quit());
     let saved = std::fs::read_to_string(&app.config().save_path).unwrap();
     assert!(saved.contains("1. a3a4 *"), "{saved}");
+    assert!(!saved.contains("TimeControl"), "no clocks, no tag: {saved}");
     let _ = std::fs::remove_file(&app.config().save_path);
 }
 

@@ -99,7 +99,7 @@ impl App {
             if let Ok(sq) = self.typed.parse::<Square>() {
                 self.cursor = sq;
                 if self.is_human_turn() && self.own_piece(sq) {
-                    self.selected = Some(sq);
+                    self.select(sq);
                 }
             }
         } else if self.typed.len() == 4 {
@@ -179,7 +179,7 @@ impl App {
             self.error(format!("the {piece} on {sq} has no legal move"));
         } else {
             self.info(format!(
-                "{piece} on {sq}: {count} move{} lit up; move the cursor to one and press Enter",
+                "{piece} on {sq}: {count} move{} lit up; pick one with the cursor and Enter, or type it",
                 if count == 1 { "" } else { "s" }
             ));
         }

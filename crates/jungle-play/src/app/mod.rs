@@ -382,7 +382,11 @@ impl App {
             blue: self.player_name(Side::Blue),
             red: self.player_name(Side::Red),
         };
-        write_pgn(&self.game, &players, &today())
+        let time_control = self.config.time_control.map(|tc| {
+            let seconds = |d: Duration| d.as_secs_f64().to_string();
+            format!("{}+{}", seconds(tc.base), seconds(tc.increment))
+        });
+        write_pgn(&self.game, &players, &today(), time_control.as_deref())
     }
 
     fn save_key(&mut self) {
