@@ -26,6 +26,8 @@ enum Command {
     Rules(commands::rules::Args),
     /// Draw a position as a board in the terminal.
     Show(commands::show::Args),
+    /// Play engine-vs-engine matches and tournaments (cutechess-style flags), with Elo, SPRT and PGN.
+    Match(commands::match_cmd::Args),
     /// Speak the engine protocol (UCI for Jungle) on standard input and output.
     Uci(commands::uci::Args),
     /// Search the fixed bench positions; prints `Nodes searched: N` and `Nodes/second: M` last.
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => commands::moves::run(args),
         Command::Rules(args) => commands::rules::run(args),
         Command::Show(args) => commands::show::run(args),
+        Command::Match(args) => commands::match_cmd::run(args),
         Command::Uci(args) => commands::uci::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::Play(args) => commands::play::run(args),
