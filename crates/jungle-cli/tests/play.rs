@@ -135,6 +135,10 @@ fn the_engine_replies_in_line_mode() {
         .find(|l| l.starts_with("1 Red "))
         .unwrap_or_else(|| panic!("the engine's reply is reported: {stdout}"));
     assert!(reply.ends_with("Blue to move"), "{reply}");
+    assert!(
+        stdout.contains("engine Red: depth "),
+        "the engine's depth and score: {stdout}"
+    );
 }
 
 #[test]

@@ -40,6 +40,9 @@ pub fn run_lines(app: &mut App, input: impl BufRead, output: &mut impl Write) ->
                 return Ok(());
             }
             report(app, output)?;
+            if let Some(note) = app.engine_note() {
+                writeln!(output, "engine {note}")?;
+            }
             show_board = true;
         }
         if show_board {

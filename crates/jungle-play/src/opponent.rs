@@ -7,11 +7,21 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Duration;
 
 use jungle_rules::{Game, Move};
+use jungle_search::{Engine, EngineOptions, Limits, Score};
 
 /// Something that picks a move for the side to move of a game.
 pub trait MoveChooser: Send + Sync {
     /// A legal move at a skill level (1–8) within about `movetime`; `None` only when there is no legal move.
     fn choose(&self, game: &Game, level: u8, movetime: Duration) -> Option<Move>;
+    /// As [`MoveChooser::choose`], with a few words about the search for the screen (depth, score).
+    fn choose_explained(
+        &self,
+        game: &Game,
+        level: u8,
+        movetime: Duration,
+    ) -> (Option<Move>, Option<String>) {
+        (self.choose(game, level, movetime), None)
+    }
     /// The name shown on screen and written to the record.
     fn name(&self) -> String;
 }
@@ -31,6 +41,8 @@ pub struct Answer {
     pub ticket: u64,
     pub purpose: Purpose,
     pub best: Option<Move>,
+    /// What the chooser said about its search, if anything.
+    pub note: Option<String>,
     /// How long the search took.
     pub elapsed: Duration,
 }
@@ -81,13 +93,14 @@ impl Thinker {
         let tx = self.answers_tx.clone();
         std::thread::spawn(move || {
             let started = std::time::Instant::now();
-            let best = chooser.choose(&game, level, movetime);
+            let (best, note) = chooser.choose_explained(&game, level, movetime);
             let elapsed = started.elapsed();
             // The receiver is gone only when the app has quit: nothing left to tell.
             let _ = tx.send(Answer {
                 ticket,
                 purpose,
                 best,
+                note,
                 elapsed,
             });
         });
@@ -147,11 +160,42 @@ pub struct JungleEngine;
 
 impl MoveChooser for JungleEngine {
     fn choose(&self, game: &Game, level: u8, movetime: Duration) -> Option<Move> {
-        jungle_search::best_move(game, level, movetime)
+        self.choose_explained(game, level, movetime).0
+    }
+
+    fn choose_explained(
+        &self,
+        game: &Game,
+        level: u8,
+        movetime: Duration,
+    ) -> (Option<Move>, Option<String>) {
+        let mut engine = Engine::new(EngineOptions {
+            skill_level: level,
+            move_overhead_ms: 0,
+            ..EngineOptions::default()
+        });
+        engine.set_game(game);
+        let result = engine.go(&Limits::movetime(movetime), &mut |_| {});
+        let note = result
+            .best_move
+            .map(|_| format!("depth {}, {}", result.depth, describe_score(result.score)));
+        (result.best_move, note)
     }
 
     fn name(&self) -> String {
         "jungle engine".into()
+    }
+}
+
+/// A score for people: `+1.35` (in units of a hundred, about half a Cat), `wins in 3`, `loses in 2`.
+pub fn describe_score(score: Score) -> String {
+    match score {
+        Score::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
+        Score::Mate(plies) if plies > 0 => format!(
+            "wins in {} moves",
+            score.mate_in_moves().unwrap_or(0).max(1)
+        ),
+        Score::Mate(_) => format!("loses in {} moves", -score.mate_in_moves().unwrap_or(0)),
     }
 }
 
@@ -200,5 +244,13 @@ mod tests {
         assert_eq!(thinker.pending(), None);
         std::thread::sleep(Duration::from_millis(20));
         assert_eq!(thinker.poll(), None, "the stale hint is dropped");
+    }
+
+    #[test]
+    fn scores_read_as_words() {
+        assert_eq!(describe_score(Score::Cp(135)), "+1.35");
+        assert_eq!(describe_score(Score::Cp(-40)), "-0.40");
+        assert_eq!(describe_score(Score::Mate(5)), "wins in 3 moves");
+        assert_eq!(describe_score(Score::Mate(-4)), "loses in 2 moves");
     }
 }

@@ -295,6 +295,9 @@ fn draw_panel(frame: &mut Frame, area: Rect, app: &App) {
         .map(|tc| format!(" · clock {tc}"))
         .unwrap_or_default();
     lines.push(Line::raw(format!("Mode: {mode}{tc}")));
+    if let Some(note) = app.engine_note() {
+        lines.push(Line::raw(format!("Engine: {note}")));
+    }
     lines.push(Line::raw(format!("Rules: {}", game.rules())));
     for text in rules_summary(app) {
         lines.push(Line::styled(text, Style::new().fg(Color::Gray)));

@@ -77,6 +77,8 @@ pub struct App {
     quit: bool,
     /// Something happened since the last save (a move, an undo, an ending).
     dirty: bool,
+    /// The engine's word on its last move (side, depth, score).
+    engine_note: Option<String>,
 }
 
 impl App {
@@ -106,6 +108,7 @@ impl App {
             show_help: false,
             quit: false,
             dirty: false,
+            engine_note: None,
             game,
             config,
         };
@@ -185,6 +188,10 @@ impl App {
     }
     pub fn should_quit(&self) -> bool {
         self.quit
+    }
+    /// What the engine said about its last move: `Red: depth 7, +0.35`.
+    pub fn engine_note(&self) -> Option<&str> {
+        self.engine_note.as_deref()
     }
     pub fn is_dirty(&self) -> bool {
         self.dirty
@@ -274,6 +281,7 @@ impl App {
             return Err("nothing to undo: no move has been played".into());
         }
         self.thinker.cancel();
+        self.engine_note = None;
         let mut taken = vec![self.game.undo().expect("a move to undo")];
         if self.config.mode == Mode::VsEngine {
             while self.engine_sides[self.game.side_to_move()] && !self.game.moves().is_empty() {
@@ -414,6 +422,7 @@ impl App {
     /// Starts again from the same start position and rules, with fresh clocks.
     pub fn new_game(&mut self) {
         self.thinker.cancel();
+        self.engine_note = None;
         self.game = Game::from_position(self.game.rules().clone(), *self.game.start_position());
         self.clocks = self.config.time_control.map(Clocks::new);
         self.selected = None;
@@ -472,7 +481,7 @@ impl App {
     /// Takes in a finished search, and starts the engine when it is to move.
     pub fn update(&mut self) {
         if let Some(answer) = self.thinker.poll() {
-            self.apply_answer(answer.purpose, answer.best);
+            self.apply_answer(answer.purpose, answer.best, answer.note);
         }
         self.start_engine_if_its_turn();
     }
@@ -486,7 +495,7 @@ impl App {
                 if answer.purpose == Purpose::Play && self.run_clock(answer.elapsed) {
                     return true;
                 }
-                self.apply_answer(answer.purpose, answer.best);
+                self.apply_answer(answer.purpose, answer.best, answer.note);
                 self.start_engine_if_its_turn();
                 true
             }
@@ -494,9 +503,11 @@ impl App {
         }
     }
 
-    fn apply_answer(&mut self, purpose: Purpose, best: Option<Move>) {
+    fn apply_answer(&mut self, purpose: Purpose, best: Option<Move>, note: Option<String>) {
+        let side = self.game.side_to_move();
         match (purpose, best) {
             (Purpose::Play, Some(m)) => {
+                self.engine_note = note.map(|note| format!("{side}: {note}"));
                 if let Err(e) = self.play(m) {
                     self.error(format!("the engine's move {m} was refused: {e}"));
                 }
@@ -505,7 +516,8 @@ impl App {
                 self.hint = Some(m);
                 let piece = self.game.position().piece_at(m.from);
                 let who = piece.map(|p| format!(" ({p})")).unwrap_or_default();
-                self.info(format!("hint: {m}{who}"));
+                let note = note.map(|n| format!(" — {n}")).unwrap_or_default();
+                self.info(format!("hint: {m}{who}{note}"));
             }
             (_, None) => self.info("the engine found no move".into()),
         }
