@@ -343,7 +343,7 @@ pub fn rules_summary(app: &App) -> Vec<String> {
         .into_iter()
         .filter(|a| rules.in_play(*a))
         .collect();
-    animals.sort_by_key(|a| std::cmp::Reverse(rules.rank(*a)));
+    animals.sort_by_key(|a| std::cmp::Reverse((rules.rank(*a), a.index())));
     let ranks: Vec<String> = animals
         .iter()
         .map(|a| format!("{}{}", a.letter(), rules.rank(*a)))

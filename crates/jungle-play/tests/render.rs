@@ -246,3 +246,79 @@ fn errors_show_in_the_status_line_and_help_opens() {
     assert!(text.contains("h  hint"), "{text}");
     let _ = Square::A1;
 }
+
+#[test]
+fn tiny_and_odd_terminal_sizes_never_panic() {
+    let mut app = app(Mode::TwoPlayers);
+    type_keys(&mut app, "a3a4");
+    for (width, height) in [
+        (1, 1),
+        (10, 5),
+        (30, 10),
+        (43, 14),
+        (44, 16),
+        (60, 40),
+        (200, 60),
+    ] {
+        let _ = render_sized(&app, width, height);
+        press(&mut app, KeyCode::Char('?'));
+        let _ = render_sized(&app, width, height);
+        press(&mut app, KeyCode::Char('?'));
+    }
+    app.resign().unwrap();
+    for (width, height) in [(1, 1), (20, 8), (43, 15)] {
+        let _ = render_sized(&app, width, height);
+    }
+}
+
+#[test]
+fn the_rules_summary_follows_the_rules_in_force() {
+    let modern = app_with(
+        Game::new("modern".parse().unwrap()),
+        config(Mode::TwoPlayers),
+    );
+    let text = screen(&render_sized(&modern, 100, 30));
+    assert!(text.contains("Rules: lion-tiger=equal"), "{text}");
+    assert!(text.contains("Ranks: E8 L6 T6 P5"), "{text}");
+
+    let checkers = app_with(
+        Game::new("animal-checkers".parse().unwrap()),
+        config(Mode::TwoPlayers),
+    );
+    let summary = jungle_play::render::rules_summary(&checkers);
+    assert_eq!(summary[0], "Ranks: E8 T6 D4 R1 (Rat takes Elephant)");
+    assert!(
+        !summary
+            .iter()
+            .any(|l| l.contains("swims") || l.contains("trap")),
+        "{summary:?}"
+    );
+    let buffer = render(&checkers);
+    let layout = layout(WIDTH, HEIGHT, false);
+    assert_eq!(
+        margin_bg(&buffer, &layout, sq("b5")),
+        palette::LAND,
+        "no rivers on this board"
+    );
+    assert_eq!(
+        margin_bg(&buffer, &layout, sq("c1")),
+        palette::LAND,
+        "no traps on this board"
+    );
+
+    let swimmers = app_with(
+        Game::new(
+            "dog-swims=true,leopard-jumps=true,repetition-draw=0"
+                .parse()
+                .unwrap(),
+        ),
+        config(Mode::TwoPlayers),
+    );
+    let summary = jungle_play::render::rules_summary(&swimmers).join("\n");
+    assert!(summary.contains("Rat and Dog swim"), "{summary}");
+    assert!(summary.contains("Leopard (sideways)"), "{summary}");
+    assert!(
+        summary.contains("Draw: 200 plies without capture") && !summary.contains("repetition"),
+        "{summary}"
+    );
+}
