@@ -109,6 +109,22 @@ fn a_typed_move_is_played_and_its_first_square_picks_the_piece() {
     assert_eq!(app.typed(), "g");
     type_keys(&mut app, "7g6");
     assert_eq!(moves(&app), ["a3a4", "g7g6"]);
+
+    // A piece picked with the cursor, then its target typed.
+    assert_eq!(
+        app.cursor(),
+        sq("g7"),
+        "where the last typed move's first square put it"
+    );
+    for _ in 0..5 {
+        press(&mut app, KeyCode::Left);
+        press(&mut app, KeyCode::Down);
+    }
+    assert_eq!(app.cursor(), sq("b2"));
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.selected(), Some(sq("b2")));
+    type_keys(&mut app, "b3");
+    assert_eq!(moves(&app), ["a3a4", "g7g6", "b2b3"]);
 }
 
 #[test]

@@ -82,7 +82,8 @@ impl App {
         }
     }
 
-    /// Typing a move: the first square moves the cursor there and picks the piece; the second plays.
+    /// Typing a move: the first square moves the cursor there and picks the piece; the second plays. With a
+    /// piece already picked, typing one of its targets plays there.
     fn type_char(&mut self, c: char) {
         let c = c.to_ascii_lowercase();
         let expects_file = self.typed.len() % 2 == 0;
@@ -98,8 +99,15 @@ impl App {
         if self.typed.len() == 2 {
             if let Ok(sq) = self.typed.parse::<Square>() {
                 self.cursor = sq;
-                if self.is_human_turn() && self.own_piece(sq) {
-                    self.select(sq);
+                match self.selected {
+                    // With a piece picked, typing one of its targets plays there (a target is never a
+                    // piece of the side to move, so it cannot be the start of a typed move).
+                    Some(from) if self.targets().contains(sq) => {
+                        self.typed.clear();
+                        let _ = self.play(Move::new(from, sq));
+                    }
+                    _ if self.is_human_turn() && self.own_piece(sq) => self.select(sq),
+                    _ => {}
                 }
             }
         } else if self.typed.len() == 4 {
