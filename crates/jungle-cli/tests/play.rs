@@ -48,7 +48,7 @@ fn a_scripted_two_player_game_reaches_the_den_and_is_saved() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("7 Blue Leopard d8d9 — Blue wins (den entered)"),
+        stdout.contains("7. Blue Leopard d8d9 — Blue wins (den entered)"),
         "{stdout}"
     );
     // The final board shows the Leopard in the den, the last move in brackets.
@@ -132,7 +132,7 @@ fn the_engine_replies_in_line_mode() {
     );
     let reply = stdout
         .lines()
-        .find(|l| l.starts_with("1 Red "))
+        .find(|l| l.starts_with("1... Red "))
         .unwrap_or_else(|| panic!("the engine's reply is reported: {stdout}"));
     assert!(reply.ends_with("Blue to move"), "{reply}");
     assert!(
@@ -188,7 +188,7 @@ fn watching_the_engine_finish_a_won_position() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("1 Blue Lion d8d9 — Blue wins (den entered)"),
+        stdout.contains("1. Blue Lion d8d9 — Blue wins (den entered)"),
         "{stdout}"
     );
     assert!(

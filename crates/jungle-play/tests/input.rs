@@ -323,6 +323,26 @@ fn resigning_asks_first_and_then_ends_the_game() {
         "{:?}",
         app.status()
     );
+
+    // Undo withdraws the resignation and keeps the moves.
+    press(&mut app, KeyCode::Char('u'));
+    assert_eq!(app.outcome(), None);
+    assert_eq!(moves(&app), ["a3a4"]);
+    assert_eq!(app.status().text, "resignation withdrawn; Red to move");
+}
+
+#[test]
+fn a_hint_asked_for_before_a_move_is_not_shown_after_it() {
+    let (mut app, gate) = gated_app(Mode::TwoPlayers);
+    press(&mut app, KeyCode::Char('h'));
+    type_keys(&mut app, "a3a4");
+    assert_eq!(app.thinking(), None, "the hint's search is forgotten");
+    gate.open();
+    assert!(!app.wait_for_engine(Duration::from_millis(200)));
+    std::thread::sleep(Duration::from_millis(50));
+    app.update();
+    assert_eq!(app.hint(), None);
+    assert_eq!(moves(&app), ["a3a4"]);
 }
 
 #[test]

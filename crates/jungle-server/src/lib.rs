@@ -1,1 +1,139 @@
-//! The Jungle web platform: axum router, game rooms, websockets, SQLite storage, embedded front end.
+#![doc = include_str!("../README.md")]
+
+mod assets;
+pub mod clock;
+pub mod engine;
+mod http;
+pub mod hub;
+pub mod protocol;
+pub mod room;
+pub mod store;
+pub mod ws;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::Router;
+use jungle_rules::Side;
+
+pub use engine::EnginePool;
+pub use hub::{Hub, HubError, NewGame};
+pub use store::{Store, StoreError};
+
+/// The server's shared state: the hub of game rooms (with the store and the engine pool).
+pub type AppState = Arc<Hub>;
+
+/// The whole web application: pages, static files, the JSON API and the websockets.
+pub fn app(state: AppState) -> Router {
+    http::router(state)
+}
+
+/// How to run a server.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub addr: SocketAddr,
+    pub db: PathBuf,
+    /// At most this many engine searches at once.
+    pub engine_threads: usize,
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Hub(#[from] HubError),
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("server: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A server that is listening: its address and its state (the caller runs it with [`Server::run`]).
+#[derive(Debug)]
+pub struct Server {
+    pub listener: tokio::net::TcpListener,
+    pub state: AppState,
+}
+
+impl Server {
+    /// Opens the database, reopens the games in progress (restarting their engines and clocks) and binds.
+    ///
+    /// # Errors
+    /// When the database cannot be opened or the address cannot be bound.
+    pub async fn bind(config: &Config) -> Result<Server, ServeError> {
+        let store = Store::open(&config.db)?;
+        let state = Hub::new(store, EnginePool::new(config.engine_threads));
+        state.resume()?;
+        let listener = tokio::net::TcpListener::bind(config.addr)
+            .await
+            .map_err(|source| ServeError::Bind {
+                addr: config.addr,
+                source,
+            })?;
+        Ok(Server { listener, state })
+    }
+
+    pub fn local_addr(&self) -> Result<SocketAddr, ServeError> {
+        Ok(self.listener.local_addr()?)
+    }
+
+    /// Serves until the task is dropped or the process ends.
+    ///
+    /// # Errors
+    /// When accepting connections fails.
+    pub async fn run(self) -> Result<(), ServeError> {
+        axum::serve(self.listener, app(self.state)).await?;
+        Ok(())
+    }
+}
+
+/// The engine threads to use by default: all cores but one, at least one.
+pub fn default_engine_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get().saturating_sub(1).max(1))
+        .unwrap_or(1)
+}
+
+/// `blue` / `red`, as the API and the database write sides.
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Blue => "blue",
+        Side::Red => "red",
+    }
+}
+
+pub fn side_from_name(name: &str) -> Option<Side> {
+    match name {
+        "blue" => Some(Side::Blue),
+        "red" => Some(Side::Red),
+        _ => None,
+    }
+}
+
+/// Runs a server on its own multi-threaded runtime until Ctrl-C, calling `on_listening` with the bound address
+/// once it accepts connections (the `jungle serve` command prints the URL there).
+///
+/// # Errors
+/// When the runtime, database or address fails.
+pub fn run_blocking(
+    config: &Config,
+    on_listening: impl FnOnce(SocketAddr),
+) -> Result<(), ServeError> {
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(async {
+        let server = Server::bind(config).await?;
+        on_listening(server.local_addr()?);
+        axum::serve(server.listener, app(server.state))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await?;
+        Ok(())
+    })
+}

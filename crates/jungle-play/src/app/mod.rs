@@ -244,6 +244,9 @@ impl App {
         let mover = self.game.side_to_move();
         let before = *self.game.position();
         self.game.play(m).map_err(|e| e.to_string())?;
+        if self.thinker.pending() == Some(Purpose::Hint) {
+            self.thinker.cancel(); // a hint for the position before this move
+        }
         if let Some(clocks) = &mut self.clocks {
             clocks.moved(mover);
         }
@@ -252,7 +255,8 @@ impl App {
         self.typed.clear();
         self.dirty = true;
         let piece = before.piece_at(m.from).expect("a legal move moves a piece");
-        let mut text = format!("{} {piece} {m}", self.game.moves().len().div_ceil(2));
+        let dots = if mover == Side::Blue { "." } else { "..." };
+        let mut text = format!("{}{dots} {piece} {m}", before.move_number());
         if let Some(victim) = before.piece_at(m.to) {
             text.push_str(&format!(" takes the {victim}"));
         }
@@ -276,6 +280,25 @@ impl App {
             .is_some_and(|o| o.termination == Termination::TimeForfeit)
         {
             return Err("the game was lost on time: n starts a new game".into());
+        }
+        if self
+            .game
+            .outcome()
+            .is_some_and(|o| o.termination == Termination::Resignation)
+        {
+            // Withdraw the resignation alone: replay the game without it.
+            let mut game =
+                Game::from_position(self.game.rules().clone(), *self.game.start_position());
+            for &m in self.game.moves() {
+                game.play(m).map_err(|e| e.to_string())?;
+            }
+            self.game = game;
+            self.dirty = true;
+            self.info(format!(
+                "resignation withdrawn; {} to move",
+                self.game.side_to_move()
+            ));
+            return Ok(());
         }
         if self.game.moves().is_empty() {
             return Err("nothing to undo: no move has been played".into());

@@ -1,0 +1,375 @@
+//! The HTTP side: pages, static files, the JSON API, PGN download and import, and the websocket upgrade.
+
+use std::sync::Arc;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use jungle_rules::pgn::PgnGame;
+use jungle_rules::{BySide, Game};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::assets;
+use crate::hub::{Hub, HubError, NewGame, is_game_id};
+use crate::room::{Room, player_name};
+use crate::ws::{Incoming, serve_connection};
+use crate::{AppState, side_name};
+
+/// The largest request body (a PGN import); everything else is far smaller.
+pub const MAX_BODY: usize = 64 * 1024;
+/// The largest websocket frame the transport accepts; the protocol's own limit is lower.
+pub const MAX_WS_FRAME: usize = 16 * 1024;
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/", get(home))
+        .route("/game/{id}", get(game_page))
+        .route("/replay/{id}", get(replay_page))
+        .route("/static/{file}", get(static_file))
+        .route("/api/games", get(list_games).post(create_game))
+        .route("/api/games/{id}", get(game_json))
+        .route("/api/games/{id}/pgn", get(game_pgn))
+        .route("/api/games/{id}/analysis", get(analysis))
+        .route("/api/import", axum::routing::post(import_pgn))
+        .route("/ws/{id}", get(websocket))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}
+
+/// An API error: a status and a one-line message as `{"error": ...}`.
+#[derive(Debug)]
+pub struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<HubError> for ApiError {
+    fn from(e: HubError) -> ApiError {
+        match e {
+            HubError::BadRequest(message) => ApiError(StatusCode::BAD_REQUEST, message),
+            other => ApiError(StatusCode::INTERNAL_SERVER_ERROR, other.to_string()),
+        }
+    }
+}
+
+fn no_game(id: &str) -> ApiError {
+    ApiError(
+        StatusCode::NOT_FOUND,
+        format!("no game \"{}\"", id.chars().take(20).collect::<String>()),
+    )
+}
+
+fn find_room(hub: &Hub, id: &str) -> Result<Arc<Room>, ApiError> {
+    hub.room(id)?.ok_or_else(|| no_game(id))
+}
+
+fn cookie_name(id: &str) -> String {
+    format!("seat_{id}")
+}
+
+/// The seat token a request carries for a game, from its `Cookie` headers.
+pub fn seat_token(headers: &HeaderMap, id: &str) -> Option<String> {
+    let name = cookie_name(id);
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_string())
+}
+
+fn set_cookie(id: &str, token: &str) -> (header::HeaderName, HeaderValue) {
+    let value = format!(
+        "{}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000",
+        cookie_name(id)
+    );
+    (
+        header::SET_COOKIE,
+        HeaderValue::from_str(&value).expect("ids and tokens are ASCII alphanumerics"),
+    )
+}
+
+async fn home() -> Html<&'static str> {
+    Html(assets::HOME_HTML)
+}
+
+async fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, Html(assets::NOT_FOUND_HTML)).into_response()
+}
+
+/// The game page. A visitor without a seat takes the free seat of a friend game (the link's purpose); later
+/// visitors watch.
+async fn game_page(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let room = match hub.room(&id) {
+        Ok(Some(room)) => room,
+        Ok(None) => return not_found().await,
+        Err(e) => return ApiError::from(e).into_response(),
+    };
+    let seated = room.seat_of(seat_token(&headers, &id).as_deref()).is_some();
+    if !seated {
+        match hub.claim_seat(&room) {
+            Ok(Some((_, token))) => {
+                return ([set_cookie(&id, &token)], Html(assets::GAME_HTML)).into_response();
+            }
+            Ok(None) => {}
+            Err(e) => return ApiError::from(e).into_response(),
+        }
+    }
+    Html(assets::GAME_HTML).into_response()
+}
+
+async fn replay_page(State(hub): State<AppState>, Path(id): Path<String>) -> Response {
+    match hub.room(&id) {
+        Ok(Some(_)) => Html(assets::REPLAY_HTML).into_response(),
+        Ok(None) => not_found().await,
+        Err(e) => ApiError::from(e).into_response(),
+    }
+}
+
+async fn static_file(Path(file): Path<String>) -> Response {
+    match assets::static_file(&file) {
+        Some((content_type, bytes)) => (
+            [
+                (header::CONTENT_TYPE, content_type),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            bytes,
+        )
+            .into_response(),
+        None => not_found().await,
+    }
+}
+
+async fn list_games(State(hub): State<AppState>) -> Result<Json<Value>, ApiError> {
+    let live = hub.store.list(false, 20).map_err(HubError::from)?;
+    let recent = hub.store.list(true, 20).map_err(HubError::from)?;
+    Ok(Json(json!({ "live": live, "recent": recent })))
+}
+
+async fn create_game(
+    State(hub): State<AppState>,
+    body: Result<Json<NewGame>, axum::extract::rejection::JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(request) = body.map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.body_text()))?;
+    let (room, side, token) = hub.create(&request)?;
+    let url = format!("/game/{}", room.id);
+    Ok((
+        StatusCode::CREATED,
+        [set_cookie(&room.id, &token)],
+        Json(json!({ "id": room.id, "url": url, "seat": side_name(side) })),
+    )
+        .into_response())
+}
+
+/// A game's full record: the live state plus every position, for the replay page.
+async fn game_json(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let room = find_room(&hub, &id)?;
+    let mut value: Value = serde_json::from_str(&room.snapshot())
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let fens: Vec<String> = room
+        .lock()
+        .game
+        .positions()
+        .iter()
+        .map(jungle_rules::fen::to_fen)
+        .collect();
+    value["fens"] = json!(fens);
+    Ok(Json(value))
+}
+
+/// The PGN of a game, as a download.
+async fn game_pgn(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let room = find_room(&hub, &id)?;
+    let record = hub.store.game(&id).map_err(HubError::from)?;
+    let text = {
+        let state = room.lock();
+        let mut pgn = PgnGame::new(state.game.clone());
+        let date = record.map(|r| pgn_date(r.created_at)).unwrap_or_default();
+        let tags = [
+            ("Event", "Jungle game".to_string()),
+            ("Site", "jungle serve".to_string()),
+            ("Date", date),
+            ("White", player_name(&state, jungle_rules::Side::Blue)),
+            ("Black", player_name(&state, jungle_rules::Side::Red)),
+        ];
+        for (name, value) in tags {
+            pgn.set_tag(name, &value)
+                .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        }
+        pgn.to_string()
+    };
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-chess-pgn; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"jungle-{id}.pgn\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// `YYYY.MM.DD` of a Unix time in milliseconds (UTC), for the PGN `Date` tag.
+fn pgn_date(ms: i64) -> String {
+    // Civil-from-days (proleptic Gregorian), after Howard Hinnant's well-known algorithm.
+    let days = ms.div_euclid(86_400_000);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+#[derive(Debug, Deserialize)]
+struct AnalysisQuery {
+    ply: Option<usize>,
+}
+
+/// The engine's evaluation and best line after `ply` moves of a game.
+async fn analysis(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    Query(query): Query<AnalysisQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let room = find_room(&hub, &id)?;
+    let game: Game = {
+        let state = room.lock();
+        let total = state.game.moves().len();
+        let ply = query.ply.unwrap_or(total);
+        if ply > total {
+            return Err(ApiError(
+                StatusCode::BAD_REQUEST,
+                format!("ply {ply} is past the end of the game ({total} moves)"),
+            ));
+        }
+        // Rebuilt from the moves, so a declared ending (resignation, time) stays out: the engine looks at the
+        // board.
+        let mut game =
+            Game::from_position(state.game.rules().clone(), *state.game.start_position());
+        for &m in &state.game.moves()[..ply] {
+            if game.play(m).is_err() {
+                break;
+            }
+        }
+        game
+    };
+    let analysis = hub.engine.analyse(game).await.ok_or_else(|| {
+        ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the engine is not available".into(),
+        )
+    })?;
+    Ok(Json(json!(analysis)))
+}
+
+/// Stores a PGN game for replay and analysis; answers with its id and page.
+async fn import_pgn(State(hub): State<AppState>, body: String) -> Result<Json<Value>, ApiError> {
+    let record: PgnGame = body
+        .parse()
+        .map_err(|e: jungle_rules::pgn::ParsePgnError| {
+            ApiError(StatusCode::BAD_REQUEST, e.to_string())
+        })?;
+    let name = |tag: &str| {
+        record
+            .tag(tag)
+            .filter(|v| !v.is_empty() && *v != "?")
+            .map(|v| v.chars().take(60).collect::<String>())
+    };
+    let names = BySide::new(name("White"), name("Black"));
+    let id = hub.import(&record.game, names)?;
+    let url = format!("/replay/{id}");
+    Ok(Json(json!({ "id": id, "url": url })))
+}
+
+/// The websocket of a game. The seat comes from the cookie; a connection without a valid one watches.
+async fn websocket(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    if !is_game_id(&id) {
+        return Err(no_game(&id));
+    }
+    if !same_origin(&headers) {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "cross-site websocket refused".into(),
+        ));
+    }
+    let room = find_room(&hub, &id)?;
+    let seat = room.seat_of(seat_token(&headers, &id).as_deref());
+    Ok(upgrade
+        .max_message_size(MAX_WS_FRAME)
+        .max_frame_size(MAX_WS_FRAME)
+        .on_upgrade(move |socket: WebSocket| async move {
+            let (sink, stream) = socket.split();
+            let tx = Box::pin(sink.with(|text: String| async move {
+                Ok::<_, axum::Error>(Message::Text(text.into()))
+            }));
+            let rx = Box::pin(stream.filter_map(|frame| async move {
+                match frame {
+                    Ok(Message::Text(text)) => Some(Incoming::Text(text.to_string())),
+                    Ok(Message::Binary(_)) => Some(Incoming::Binary),
+                    Ok(Message::Ping(_) | Message::Pong(_)) => None,
+                    Ok(Message::Close(_)) | Err(_) => Some(Incoming::Broken),
+                }
+            }));
+            serve_connection(hub, room, seat, tx, rx).await;
+        }))
+}
+
+/// A browser always sends `Origin`; it must name this server (a page elsewhere may not use our cookies).
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
+        return true; // not a browser
+    };
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    let origin_host = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"));
+    origin_host.is_some() && origin_host == host
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pgn_dates_are_civil_dates() {
+        assert_eq!(pgn_date(0), "1970.01.01");
+        assert_eq!(pgn_date(951_782_400_000), "2000.02.29");
+        assert_eq!(pgn_date(1_796_000_000_000), "2026.11.30");
+    }
+}

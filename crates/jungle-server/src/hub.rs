@@ -1,0 +1,426 @@
+//! The hub: every open room, game creation and seat claims, reloading games after a restart, and the
+//! background work a room needs (the engine's replies, clock timers).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use jungle_rules::{BySide, Game, Outcome, Position, Rules, Side, Termination};
+use rand::Rng;
+use serde::Deserialize;
+
+use crate::clock::Clock;
+use crate::engine::EnginePool;
+use crate::room::{Mode, Room, RoomState, engine_turn, parse_side};
+use crate::store::{GameRecord, MoveRecord, Store, StoreError, now_ms};
+use crate::{side_from_name, side_name};
+
+/// The longest rule option string, FEN or PGN tag value accepted from a browser.
+pub const MAX_TEXT: usize = 300;
+
+/// A request for a new game (the home page's form).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewGame {
+    /// `engine` or `friend`.
+    pub opponent: String,
+    /// The engine's level, 1–8 (engine games).
+    #[serde(default)]
+    pub level: Option<u8>,
+    /// The creator's side: `blue`, `red` or `random` (the default).
+    #[serde(default)]
+    pub side: Option<String>,
+    /// A rule option string (RULES.md), default the standard rules.
+    #[serde(default)]
+    pub rules: Option<String>,
+    /// A start position, default the rules' start.
+    #[serde(default)]
+    pub fen: Option<String>,
+    /// Minutes per side; none or 0 for an untimed game.
+    #[serde(default)]
+    pub minutes: Option<f64>,
+    /// Seconds added per move.
+    #[serde(default)]
+    pub increment: Option<u32>,
+}
+
+/// Why a game could not be created or loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum HubError {
+    #[error("{0}")]
+    BadRequest(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("stored game {id} is damaged: {reason}")]
+    Damaged { id: String, reason: String },
+}
+
+fn bad(message: impl Into<String>) -> HubError {
+    HubError::BadRequest(message.into())
+}
+
+#[derive(Debug)]
+pub struct Hub {
+    pub store: Store,
+    rooms: Mutex<HashMap<String, Arc<Room>>>,
+    pub engine: EnginePool,
+}
+
+/// A fresh secret: 128 random bits from the thread's cryptographic generator, as hex.
+pub fn new_token() -> String {
+    let bits: u128 = rand::rng().random();
+    format!("{bits:032x}")
+}
+
+fn new_game_id() -> String {
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+    let mut rng = rand::rng();
+    (0..8)
+        .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+        .collect()
+}
+
+/// Whether text could be a game id (so a hostile path never reaches the database).
+pub fn is_game_id(text: &str) -> bool {
+    (1..=16).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+impl Hub {
+    pub fn new(store: Store, engine: EnginePool) -> Arc<Hub> {
+        Arc::new(Hub {
+            store,
+            rooms: Mutex::new(HashMap::new()),
+            engine,
+        })
+    }
+
+    fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Room>>> {
+        self.rooms.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Reopens every unfinished game after a start, and restarts its engine and clock. Returns how many.
+    ///
+    /// # Errors
+    /// When the database cannot be read.
+    pub fn resume(self: &Arc<Self>) -> Result<usize, HubError> {
+        let ids = self.store.unfinished_ids()?;
+        let mut count = 0;
+        for id in ids {
+            if let Some(room) = self.room(&id)? {
+                self.after_change(&room);
+                count += 1;
+            }
+        }
+        Ok(count)
+    }
+
+    /// Creates a game; returns its room, the creator's seat and the seat's secret token.
+    ///
+    /// # Errors
+    /// [`HubError::BadRequest`] naming the bad field.
+    pub fn create(self: &Arc<Self>, req: &NewGame) -> Result<(Arc<Room>, Side, String), HubError> {
+        let rules_text = req.rules.as_deref().unwrap_or("").trim();
+        if rules_text.len() > MAX_TEXT {
+            return Err(bad("rules: option string too long"));
+        }
+        let rules: Rules = rules_text.parse().map_err(|e| bad(format!("rules: {e}")))?;
+        let start = match req.fen.as_deref().map(str::trim).filter(|f| !f.is_empty()) {
+            Some(fen) if fen.len() > MAX_TEXT => return Err(bad("fen: too long")),
+            Some(fen) => Position::from_fen(fen, &rules).map_err(|e| bad(format!("fen: {e}")))?,
+            None => Position::start(&rules),
+        };
+        let side = match req.side.as_deref().unwrap_or("random") {
+            "random" => {
+                if rand::rng().random::<bool>() {
+                    Side::Blue
+                } else {
+                    Side::Red
+                }
+            }
+            other => side_from_name(other)
+                .ok_or_else(|| bad(format!("side \"{other}\" should be blue, red or random")))?,
+        };
+        let mode = match req.opponent.as_str() {
+            "engine" => {
+                let level = req.level.unwrap_or(3);
+                if !(1..=8).contains(&level) {
+                    return Err(bad(format!("level {level} should be 1 to 8")));
+                }
+                Mode::Engine {
+                    level,
+                    side: side.opponent(),
+                }
+            }
+            "friend" => Mode::Friend,
+            other => {
+                return Err(bad(format!(
+                    "opponent \"{other}\" should be engine or friend"
+                )));
+            }
+        };
+        let minutes = req.minutes.unwrap_or(0.0);
+        if !(0.0..=180.0).contains(&minutes) {
+            return Err(bad(format!(
+                "minutes {minutes} should be 0 (untimed) to 180"
+            )));
+        }
+        let increment = req.increment.unwrap_or(0);
+        if increment > 60 {
+            return Err(bad(format!(
+                "increment {increment} should be 0 to 60 seconds"
+            )));
+        }
+        let initial_ms = (minutes > 0.0).then(|| (minutes * 60_000.0).round() as u64);
+        let token = new_token();
+        let mut tokens = BySide::new(None, None);
+        if side == Side::Blue {
+            tokens.blue = Some(token.clone());
+        } else {
+            tokens.red = Some(token.clone());
+        }
+        let (engine_level, engine_side) = match mode {
+            Mode::Engine { level, side } => (Some(level), Some(side_name(side).to_string())),
+            _ => (None, None),
+        };
+        let record = GameRecord {
+            id: new_game_id(),
+            created_at: now_ms(),
+            mode: mode.name().to_string(),
+            rules: rules.to_string(),
+            start_fen: jungle_rules::fen::to_fen(&start),
+            engine_level,
+            engine_side,
+            blue_token: tokens.blue.clone(),
+            red_token: tokens.red.clone(),
+            blue_name: None,
+            red_name: None,
+            clock_initial_ms: initial_ms,
+            clock_increment_ms: initial_ms.map(|_| u64::from(increment) * 1000),
+            result: None,
+            winner: None,
+            termination: None,
+        };
+        self.store.insert_game(&record)?;
+        let room = Arc::new(Room::new(record.id.clone(), room_state(&record, &[])?));
+        self.rooms().insert(record.id.clone(), room.clone());
+        self.after_change(&room);
+        Ok((room, side, token))
+    }
+
+    /// Stores a finished game from elsewhere (PGN import) and returns its id.
+    ///
+    /// # Errors
+    /// When the database write fails.
+    pub fn import(&self, game: &Game, names: BySide<Option<String>>) -> Result<String, HubError> {
+        let outcome = game.outcome();
+        let record = GameRecord {
+            id: new_game_id(),
+            created_at: now_ms(),
+            mode: "import".to_string(),
+            rules: game.rules().to_string(),
+            start_fen: jungle_rules::fen::to_fen(game.start_position()),
+            engine_level: None,
+            engine_side: None,
+            blue_token: None,
+            red_token: None,
+            blue_name: names.blue,
+            red_name: names.red,
+            clock_initial_ms: None,
+            clock_increment_ms: None,
+            result: None,
+            winner: None,
+            termination: None,
+        };
+        self.store.insert_game(&record)?;
+        let moves: Vec<MoveRecord> = game
+            .moves()
+            .iter()
+            .enumerate()
+            .map(|(ply, m)| MoveRecord {
+                ply: ply as u32,
+                mv: m.to_string(),
+                blue_ms: None,
+                red_ms: None,
+            })
+            .collect();
+        self.store.insert_moves(&record.id, &moves)?;
+        let (result, winner, termination) = match outcome {
+            Some(o) => (
+                o.result_str(),
+                o.winner.map(side_name),
+                o.termination.as_str(),
+            ),
+            None => ("*", None, "unterminated"),
+        };
+        self.store.finish(&record.id, result, winner, termination)?;
+        Ok(record.id)
+    }
+
+    /// The room of a game, loading it from the store if needed; `None` if there is no such game.
+    ///
+    /// # Errors
+    /// When the database cannot be read or the stored game does not replay.
+    pub fn room(&self, id: &str) -> Result<Option<Arc<Room>>, HubError> {
+        if !is_game_id(id) {
+            return Ok(None);
+        }
+        if let Some(room) = self.rooms().get(id) {
+            return Ok(Some(room.clone()));
+        }
+        let Some(record) = self.store.game(id)? else {
+            return Ok(None);
+        };
+        let moves = self.store.moves(id)?;
+        let room = Arc::new(Room::new(id.to_string(), room_state(&record, &moves)?));
+        // Two loads may race: the first one in wins, so everyone shares one room.
+        Ok(Some(
+            self.rooms().entry(id.to_string()).or_insert(room).clone(),
+        ))
+    }
+
+    /// Gives a visitor the free seat of a friend game, if there is one: `(seat, token)`.
+    ///
+    /// # Errors
+    /// When the database write fails (the seat stays free).
+    pub fn claim_seat(&self, room: &Room) -> Result<Option<(Side, String)>, HubError> {
+        let mut state = room.lock();
+        if state.mode != Mode::Friend || state.game.is_over() {
+            return Ok(None);
+        }
+        let Some(side) = Side::ALL
+            .into_iter()
+            .find(|&s| state.tokens.get(s).is_none())
+        else {
+            return Ok(None);
+        };
+        let token = new_token();
+        self.store.set_token(&room.id, side_name(side), &token)?;
+        if side == Side::Blue {
+            state.tokens.blue = Some(token.clone());
+        } else {
+            state.tokens.red = Some(token.clone());
+        }
+        state.generation += 1;
+        drop(state);
+        // Tell the creator that the friend arrived.
+        room.notify();
+        Ok(Some((side, token)))
+    }
+
+    /// Starts what a room needs after any change: the engine's reply when it is the engine's turn, and a
+    /// timer for the running clock.
+    pub fn after_change(self: &Arc<Self>, room: &Arc<Room>) {
+        let (engine, deadline, generation) = {
+            let mut state = room.lock();
+            let engine = engine_turn(&state).map(|(generation, level)| {
+                state.thinking = true;
+                (generation, level, state.game.clone(), state.clock.clone())
+            });
+            let deadline = if state.game.is_over() {
+                None
+            } else {
+                state.clock.as_ref().and_then(Clock::deadline)
+            };
+            (engine, deadline, state.generation)
+        };
+        if let Some((generation, level, game, clock)) = engine {
+            room.notify();
+            let hub = self.clone();
+            let room = room.clone();
+            tokio::spawn(async move {
+                let movetime = crate::engine::movetime(level, clock.as_ref(), game.side_to_move());
+                let found = hub.engine.best_move(game, level, movetime).await;
+                let played = match found {
+                    Some(m) => room.play_engine_move(&hub.store, generation, m).is_ok(),
+                    None => false,
+                };
+                if !played {
+                    room.engine_gave_up();
+                }
+                hub.after_change(&room);
+            });
+        }
+        if let Some(deadline) = deadline {
+            let hub = self.clone();
+            let room = room.clone();
+            tokio::spawn(async move {
+                // A little after the deadline, so the clock has surely run out when checked.
+                tokio::time::sleep_until((deadline + Duration::from_millis(5)).into()).await;
+                let still_there = room.lock().generation == generation;
+                if still_there && room.check_flag(&hub.store).is_ok() {
+                    hub.after_change(&room);
+                }
+            });
+        }
+    }
+}
+
+/// Rebuilds a room from its stored record and moves.
+fn room_state(record: &GameRecord, moves: &[MoveRecord]) -> Result<RoomState, HubError> {
+    let damaged = |reason: String| HubError::Damaged {
+        id: record.id.clone(),
+        reason,
+    };
+    let rules: Rules = record.rules.parse().map_err(|e| damaged(format!("{e}")))?;
+    let start =
+        Position::from_fen(&record.start_fen, &rules).map_err(|e| damaged(format!("{e}")))?;
+    let mut game = Game::from_position(rules, start);
+    for m in moves {
+        game.play_text(&m.mv)
+            .map_err(|e| damaged(format!("move {}: {e}", m.ply + 1)))?;
+    }
+    let mode = match record.mode.as_str() {
+        "engine" => Mode::Engine {
+            level: record.engine_level.unwrap_or(3).clamp(1, 8),
+            side: parse_side(record.engine_side.as_deref()).unwrap_or(Side::Red),
+        },
+        "friend" => Mode::Friend,
+        _ => Mode::Import,
+    };
+    // Endings from outside the board (resignation, time, agreement) are not in the moves: restore them.
+    if let (Some(termination), None) = (record.termination.as_deref(), game.outcome()) {
+        if let Ok(termination) = termination.parse::<Termination>() {
+            game.declare(Outcome {
+                winner: parse_side(record.winner.as_deref()),
+                termination,
+            });
+        }
+    }
+    let clock_history: Vec<BySide<u64>> = moves
+        .iter()
+        .filter_map(|m| Some(BySide::new(m.blue_ms?, m.red_ms?)))
+        .collect();
+    let clock = record.clock_initial_ms.map(|initial| {
+        let last = clock_history
+            .last()
+            .copied()
+            .unwrap_or(BySide::new(initial, initial));
+        let running = (!moves.is_empty() && !game.is_over()).then(|| game.side_to_move());
+        Clock::restore(
+            BySide::new(
+                Duration::from_millis(last.blue),
+                Duration::from_millis(last.red),
+            ),
+            Duration::from_millis(record.clock_increment_ms.unwrap_or(0)),
+            running,
+        )
+    });
+    let recorded_outcome = if record.result.is_some() {
+        game.outcome()
+    } else {
+        None
+    };
+    Ok(RoomState {
+        game,
+        mode,
+        tokens: BySide::new(record.blue_token.clone(), record.red_token.clone()),
+        names: BySide::new(record.blue_name.clone(), record.red_name.clone()),
+        clock,
+        clock_history,
+        initial_ms: record.clock_initial_ms,
+        draw_offer: None,
+        thinking: false,
+        generation: 0,
+        recorded_outcome,
+    })
+}

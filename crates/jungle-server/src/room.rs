@@ -1,0 +1,472 @@
+//! A game room: one game in memory, its seats, clock and draw offer, and the channel that carries every change
+//! to all its watchers. Every action checks the rules with `jungle-rules`, writes to the store, and only then
+//! broadcasts: what a browser sees has been saved.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use jungle_rules::{BySide, Game, GameError, Move, Outcome, Side, Termination};
+use serde_json::json;
+use tokio::sync::broadcast;
+
+use crate::clock::Clock;
+use crate::store::{MoveRecord, Store, StoreError};
+use crate::{side_from_name, side_name};
+
+/// Who plays in a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// A person against the engine, which plays `side` at `level` (1–8).
+    Engine { level: u8, side: Side },
+    /// Two people: the creator and whoever opens the link first.
+    Friend,
+    /// A finished game brought in as PGN, for replay and analysis.
+    Import,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Engine { .. } => "engine",
+            Mode::Friend => "friend",
+            Mode::Import => "import",
+        }
+    }
+}
+
+/// Why an action was refused. The room is unchanged after any of these.
+#[derive(Debug, thiserror::Error)]
+pub enum ActionError {
+    #[error("you are watching this game: only its players may do that")]
+    Spectator,
+    #[error("it is not your turn")]
+    NotYourTurn,
+    #[error("the game is over: {0}")]
+    Over(Outcome),
+    #[error("{0}")]
+    Illegal(GameError),
+    #[error("takeback refused: {0}")]
+    Takeback(&'static str),
+    #[error("there is no draw offer to decline")]
+    NoDrawOffer,
+    #[error("the game was not saved, try again: {0}")]
+    Store(#[from] StoreError),
+}
+
+/// Everything a room holds behind its lock.
+#[derive(Debug)]
+pub struct RoomState {
+    pub game: Game,
+    pub mode: Mode,
+    pub tokens: BySide<Option<String>>,
+    pub names: BySide<Option<String>>,
+    pub clock: Option<Clock>,
+    /// The clocks after each ply, so a takeback can restore them (`clock_history[i]` follows move `i`).
+    pub clock_history: Vec<BySide<u64>>,
+    pub initial_ms: Option<u64>,
+    pub draw_offer: Option<Side>,
+    /// The engine is working on a move for this room.
+    pub thinking: bool,
+    /// Counts changes, so a late engine reply or clock timer can tell the position moved on without it.
+    pub generation: u64,
+    /// The outcome already written to the store (so it is written once).
+    pub recorded_outcome: Option<Outcome>,
+}
+
+#[derive(Debug)]
+pub struct Room {
+    pub id: String,
+    state: Mutex<RoomState>,
+    updates: broadcast::Sender<Arc<str>>,
+}
+
+impl Room {
+    pub fn new(id: String, state: RoomState) -> Room {
+        let (updates, _) = broadcast::channel(64);
+        Room {
+            id,
+            state: Mutex::new(state),
+            updates,
+        }
+    }
+
+    pub fn lock(&self) -> MutexGuard<'_, RoomState> {
+        // Every change to the state is made after the fallible steps, so a poisoned lock still holds a
+        // consistent room.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A receiver of every state broadcast from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
+        self.updates.subscribe()
+    }
+
+    /// The seat a token holds in this room, if any.
+    pub fn seat_of(&self, token: Option<&str>) -> Option<Side> {
+        let token = token?;
+        let state = self.lock();
+        Side::ALL
+            .into_iter()
+            .find(|&side| state.tokens.get(side).as_deref() == Some(token))
+    }
+
+    /// The current state as the JSON every watcher receives.
+    pub fn snapshot(&self) -> Arc<str> {
+        snapshot_json(&self.id, &self.lock(), Instant::now())
+    }
+
+    /// Sends the current state to every watcher (called with the lock held, so broadcasts keep their order).
+    fn broadcast(&self, state: &RoomState) {
+        let _ = self
+            .updates
+            .send(snapshot_json(&self.id, state, Instant::now()));
+    }
+
+    /// Plays a player's move after every check: seat, turn, clock, legality.
+    ///
+    /// # Errors
+    /// See [`ActionError`]; the room is unchanged on error (except a flag fall, which ends the game).
+    pub fn play(&self, store: &Store, seat: Option<Side>, text: &str) -> Result<(), ActionError> {
+        let mut state = self.lock();
+        let seat = seat.ok_or(ActionError::Spectator)?;
+        if let Some(outcome) = state.game.outcome() {
+            return Err(ActionError::Over(outcome));
+        }
+        if seat != state.game.side_to_move() || is_engine_seat(state.mode, seat) {
+            return Err(ActionError::NotYourTurn);
+        }
+        let m: Move = text
+            .trim()
+            .parse()
+            .map_err(|e| ActionError::Illegal(GameError::Parse(e)))?;
+        self.flag_check(store, &mut state)?;
+        self.commit_move(store, &mut state, m)
+    }
+
+    /// Plays the engine's move if the room is still where the engine was asked to think (`generation`).
+    pub fn play_engine_move(
+        &self,
+        store: &Store,
+        generation: u64,
+        m: Move,
+    ) -> Result<(), ActionError> {
+        let mut state = self.lock();
+        state.thinking = false;
+        if state.generation != generation || state.game.is_over() {
+            self.broadcast(&state);
+            return Ok(());
+        }
+        self.flag_check(store, &mut state)?;
+        self.commit_move(store, &mut state, m)
+    }
+
+    /// Marks the engine as no longer thinking (it found no move, or failed).
+    pub fn engine_gave_up(&self) {
+        let mut state = self.lock();
+        state.thinking = false;
+        self.broadcast(&state);
+    }
+
+    fn commit_move(
+        &self,
+        store: &Store,
+        state: &mut RoomState,
+        m: Move,
+    ) -> Result<(), ActionError> {
+        let mover = state.game.side_to_move();
+        state.game.play(m).map_err(ActionError::Illegal)?;
+        let now = Instant::now();
+        let before = state.clock.clone();
+        let millis = state.clock.as_mut().map(|clock| {
+            clock.press(mover, now);
+            clock.millis(now)
+        });
+        let record = MoveRecord {
+            ply: state.game.moves().len() as u32 - 1,
+            mv: m.to_string(),
+            blue_ms: millis.map(|t| t.blue),
+            red_ms: millis.map(|t| t.red),
+        };
+        if let Err(e) = store.insert_move(&self.id, &record) {
+            // Not saved, so not played: the browser is told and may send it again.
+            state.game.undo();
+            state.clock = before;
+            return Err(e.into());
+        }
+        if let Some(t) = millis {
+            state.clock_history.push(t);
+        }
+        if state.draw_offer == Some(mover.opponent()) {
+            state.draw_offer = None;
+        }
+        self.finish_if_over(store, state, now)?;
+        state.generation += 1;
+        self.broadcast(state);
+        Ok(())
+    }
+
+    /// Ends the game on time if the side to move has run out.
+    fn flag_check(&self, store: &Store, state: &mut RoomState) -> Result<(), ActionError> {
+        let now = Instant::now();
+        let mover = state.game.side_to_move();
+        if state.clock.as_ref().is_some_and(|c| c.flagged(mover, now)) {
+            let outcome = Outcome::win(mover.opponent(), Termination::TimeForfeit);
+            state.game.declare(outcome);
+            self.finish_if_over(store, state, now)?;
+            state.generation += 1;
+            self.broadcast(state);
+            return Err(ActionError::Over(outcome));
+        }
+        Ok(())
+    }
+
+    /// The clock timer fired: ends the game if the side to move has really run out.
+    pub fn check_flag(&self, store: &Store) -> Result<(), ActionError> {
+        let mut state = self.lock();
+        if state.game.is_over() {
+            return Ok(());
+        }
+        match self.flag_check(store, &mut state) {
+            Err(ActionError::Over(_)) => Ok(()),
+            other => other,
+        }
+    }
+
+    /// Writes a new ending to the store and stops the clock.
+    fn finish_if_over(
+        &self,
+        store: &Store,
+        state: &mut RoomState,
+        now: Instant,
+    ) -> Result<(), ActionError> {
+        let Some(outcome) = state.game.outcome() else {
+            return Ok(());
+        };
+        if state.recorded_outcome == Some(outcome) {
+            return Ok(());
+        }
+        if let Some(clock) = state.clock.as_mut() {
+            clock.stop(now);
+        }
+        state.draw_offer = None;
+        store.finish(
+            &self.id,
+            outcome.result_str(),
+            outcome.winner.map(side_name),
+            outcome.termination.as_str(),
+        )?;
+        state.recorded_outcome = Some(outcome);
+        Ok(())
+    }
+
+    /// The player in `seat` resigns.
+    pub fn resign(&self, store: &Store, seat: Option<Side>) -> Result<(), ActionError> {
+        let seat = seat.ok_or(ActionError::Spectator)?;
+        self.declare(
+            store,
+            Outcome::win(seat.opponent(), Termination::Resignation),
+        )
+    }
+
+    fn declare(&self, store: &Store, outcome: Outcome) -> Result<(), ActionError> {
+        let mut state = self.lock();
+        if let Some(over) = state.game.outcome() {
+            return Err(ActionError::Over(over));
+        }
+        let before = (state.game.clone(), state.clock.clone(), state.draw_offer);
+        state.game.declare(outcome);
+        if let Err(e) = self.finish_if_over(store, &mut state, Instant::now()) {
+            (state.game, state.clock, state.draw_offer) = before;
+            return Err(e);
+        }
+        state.generation += 1;
+        self.broadcast(&state);
+        Ok(())
+    }
+
+    /// The player in `seat` offers a draw, or accepts the opponent's offer. Against the engine, `accept` says
+    /// whether the engine takes it.
+    pub fn offer_draw(
+        &self,
+        store: &Store,
+        seat: Option<Side>,
+        engine_accepts: impl FnOnce(&Game) -> bool,
+    ) -> Result<(), ActionError> {
+        let seat = seat.ok_or(ActionError::Spectator)?;
+        let accepted = {
+            let mut state = self.lock();
+            if let Some(over) = state.game.outcome() {
+                return Err(ActionError::Over(over));
+            }
+            match state.mode {
+                Mode::Engine { .. } => engine_accepts(&state.game),
+                _ if state.draw_offer == Some(seat.opponent()) => true,
+                _ => {
+                    state.draw_offer = Some(seat);
+                    state.generation += 1;
+                    self.broadcast(&state);
+                    false
+                }
+            }
+        };
+        if accepted {
+            self.declare(store, Outcome::draw(Termination::DrawAgreed))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The player in `seat` declines the opponent's draw offer.
+    pub fn decline_draw(&self, seat: Option<Side>) -> Result<(), ActionError> {
+        let seat = seat.ok_or(ActionError::Spectator)?;
+        let mut state = self.lock();
+        if state.draw_offer != Some(seat.opponent()) {
+            return Err(ActionError::NoDrawOffer);
+        }
+        state.draw_offer = None;
+        state.generation += 1;
+        self.broadcast(&state);
+        Ok(())
+    }
+
+    /// Against the engine only: takes back moves until it is the player's turn again, with at least one of the
+    /// player's moves undone.
+    pub fn takeback(&self, store: &Store, seat: Option<Side>) -> Result<(), ActionError> {
+        let seat = seat.ok_or(ActionError::Spectator)?;
+        let mut state = self.lock();
+        if !matches!(state.mode, Mode::Engine { .. }) {
+            return Err(ActionError::Takeback(
+                "only games against the engine allow takebacks",
+            ));
+        }
+        if state.thinking {
+            return Err(ActionError::Takeback("the engine is thinking"));
+        }
+        let moves = state.game.moves().len();
+        // The player's last move is the last one (the game ended on it) or the one before the engine's reply.
+        let last_is_mine = moves > 0 && state.game.positions()[moves - 1].side_to_move() == seat;
+        let undo = if last_is_mine { 1 } else { 2 };
+        if moves < undo || state.game.positions()[moves - undo].side_to_move() != seat {
+            return Err(ActionError::Takeback("you have no move to take back"));
+        }
+        let keep = moves - undo;
+        store.truncate_moves(&self.id, keep as u32)?;
+        for _ in 0..undo {
+            state.game.undo();
+        }
+        state.recorded_outcome = None;
+        state.draw_offer = None;
+        state.clock_history.truncate(keep);
+        let restored = match (keep, state.initial_ms) {
+            (0, Some(initial)) => Some(BySide::new(initial, initial)),
+            (_, Some(_)) => state.clock_history.last().copied(),
+            _ => None,
+        };
+        let now = Instant::now();
+        let to_move = (keep > 0).then(|| state.game.side_to_move());
+        if let (Some(clock), Some(t)) = (state.clock.as_mut(), restored) {
+            clock.set(
+                BySide::new(Duration::from_millis(t.blue), Duration::from_millis(t.red)),
+                to_move,
+                now,
+            );
+        }
+        state.generation += 1;
+        self.broadcast(&state);
+        Ok(())
+    }
+}
+
+fn is_engine_seat(mode: Mode, seat: Side) -> bool {
+    matches!(mode, Mode::Engine { side, .. } if side == seat)
+}
+
+/// What the engine should do for a room now: `(generation, game, level)` when it is the engine's turn.
+pub fn engine_turn(state: &RoomState) -> Option<(u64, u8)> {
+    match state.mode {
+        Mode::Engine { level, side }
+            if !state.thinking && !state.game.is_over() && state.game.side_to_move() == side =>
+        {
+            Some((state.generation, level))
+        }
+        _ => None,
+    }
+}
+
+/// The display name of the player in `side`.
+pub fn player_name(state: &RoomState, side: Side) -> String {
+    if let Some(name) = state.names.get(side) {
+        return name.clone();
+    }
+    match state.mode {
+        Mode::Engine {
+            level,
+            side: engine,
+        } if engine == side => format!("Engine (level {level})"),
+        Mode::Engine { .. } => "You".to_string(),
+        Mode::Friend if state.tokens.get(side).is_none() => "Waiting for a friend…".to_string(),
+        Mode::Friend => format!("{} player", if side == Side::Blue { "Blue" } else { "Red" }),
+        Mode::Import => "?".to_string(),
+    }
+}
+
+/// The state every watcher receives.
+pub fn snapshot_json(id: &str, state: &RoomState, now: Instant) -> Arc<str> {
+    let game = &state.game;
+    let outcome = game.outcome();
+    let clock = state.clock.as_ref().map(|clock| {
+        let t = clock.millis(now);
+        json!({
+            "blue_ms": t.blue,
+            "red_ms": t.red,
+            "running": clock.running_side().map(side_name),
+            "increment_ms": clock.increment().as_millis() as u64,
+        })
+    });
+    let engine = match state.mode {
+        Mode::Engine { level, side } => json!({ "level": level, "side": side_name(side) }),
+        _ => serde_json::Value::Null,
+    };
+    json!({
+        "type": "state",
+        "id": id,
+        "mode": state.mode.name(),
+        "rules": game.rules().to_string(),
+        "start_fen": jungle_rules::fen::to_fen(game.start_position()),
+        "fen": jungle_rules::fen::to_fen(game.position()),
+        "moves": game.moves().iter().map(Move::to_string).collect::<Vec<_>>(),
+        "ply": game.moves().len(),
+        "turn": side_name(game.side_to_move()),
+        "legal": game.legal_moves().iter().map(Move::to_string).collect::<Vec<_>>(),
+        "players": { "blue": player_name(state, Side::Blue), "red": player_name(state, Side::Red) },
+        "seats_taken": {
+            "blue": state.tokens.blue.is_some() || is_engine_seat(state.mode, Side::Blue),
+            "red": state.tokens.red.is_some() || is_engine_seat(state.mode, Side::Red),
+        },
+        "engine": engine,
+        "clock": clock,
+        "outcome": outcome.map(|o| json!({
+            "winner": o.winner.map(side_name),
+            "reason": o.termination.as_str(),
+            "result": o.result_str(),
+            "text": o.to_string(),
+        })),
+        "draw_offer": state.draw_offer.map(side_name),
+        "thinking": state.thinking,
+    })
+    .to_string()
+    .into()
+}
+
+/// Reads a stored side name.
+pub fn parse_side(text: Option<&str>) -> Option<Side> {
+    text.and_then(side_from_name)
+}
+
+impl Room {
+    /// Sends the current state to every watcher (after a change made outside the actions above).
+    pub fn notify(&self) {
+        let state = self.lock();
+        self.broadcast(&state);
+    }
+}

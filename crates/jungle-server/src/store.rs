@@ -1,0 +1,393 @@
+//! SQLite storage: every game and every move is written as it happens, so a restarted server loses nothing.
+//!
+//! One connection behind a mutex: each write is a single small statement (WAL journal), far quicker than the
+//! network round trip that caused it, so a pool would buy nothing.
+
+use std::path::Path;
+use std::sync::Mutex;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+/// The migrations, in order; `PRAGMA user_version` records how many have been applied.
+const MIGRATIONS: &[&str] = &[include_str!("../migrations/0001_games_and_moves.sql")];
+
+/// A storage failure (the database file could not be opened, or a statement failed).
+#[derive(Debug, thiserror::Error)]
+#[error("database: {0}")]
+pub struct StoreError(#[from] rusqlite::Error);
+
+/// A game's fixed facts, as stored when it was created (plus seat tokens filled in as seats are taken).
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub id: String,
+    pub created_at: i64,
+    pub mode: String,
+    pub rules: String,
+    pub start_fen: String,
+    pub engine_level: Option<u8>,
+    pub engine_side: Option<String>,
+    pub blue_token: Option<String>,
+    pub red_token: Option<String>,
+    pub blue_name: Option<String>,
+    pub red_name: Option<String>,
+    pub clock_initial_ms: Option<u64>,
+    pub clock_increment_ms: Option<u64>,
+    pub result: Option<String>,
+    pub winner: Option<String>,
+    pub termination: Option<String>,
+}
+
+/// One stored move with the clocks right after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRecord {
+    pub ply: u32,
+    pub mv: String,
+    pub blue_ms: Option<u64>,
+    pub red_ms: Option<u64>,
+}
+
+/// A line of the home page's game lists.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct GameSummary {
+    pub id: String,
+    pub mode: String,
+    pub rules: String,
+    pub engine_level: Option<u8>,
+    pub engine_side: Option<String>,
+    pub blue_name: Option<String>,
+    pub red_name: Option<String>,
+    pub plies: u32,
+    pub result: Option<String>,
+    pub termination: Option<String>,
+    pub created_at: i64,
+}
+
+#[derive(Debug)]
+pub struct Store {
+    conn: Mutex<Connection>,
+}
+
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+impl Store {
+    /// Opens (creating if needed) the database file and applies any migrations it lacks.
+    ///
+    /// # Errors
+    /// When the file cannot be opened or a migration fails.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        Store::from_connection(Connection::open(path)?)
+    }
+
+    /// A private in-memory database (for tests).
+    ///
+    /// # Errors
+    /// When a migration fails.
+    pub fn in_memory() -> Result<Store, StoreError> {
+        Store::from_connection(Connection::open_in_memory()?)
+    }
+
+    fn from_connection(mut conn: Connection) -> Result<Store, StoreError> {
+        // WAL + NORMAL: a committed move survives a crash of the process (the OS has it); only a power cut
+        // can lose the last moves. busy_timeout lets a second process (e.g. an inspection) share the file.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let applied: usize = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(applied) {
+            let tx = conn.transaction()?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", i + 1)?;
+            tx.commit()?;
+        }
+        Ok(Store {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave a half-written statement (SQLite is transactional).
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn insert_game(&self, g: &GameRecord) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT INTO games (id, created_at, mode, rules, start_fen, engine_level, engine_side, blue_token,
+                red_token, blue_name, red_name, clock_initial_ms, clock_increment_ms, result, winner, termination)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+            params![
+                g.id,
+                g.created_at,
+                g.mode,
+                g.rules,
+                g.start_fen,
+                g.engine_level,
+                g.engine_side,
+                g.blue_token,
+                g.red_token,
+                g.blue_name,
+                g.red_name,
+                g.clock_initial_ms,
+                g.clock_increment_ms,
+                g.result,
+                g.winner,
+                g.termination
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Records who took a free seat.
+    pub fn set_token(&self, id: &str, side_name: &str, token: &str) -> Result<(), StoreError> {
+        let sql = if side_name == "blue" {
+            "UPDATE games SET blue_token = ?2 WHERE id = ?1"
+        } else {
+            "UPDATE games SET red_token = ?2 WHERE id = ?1"
+        };
+        self.conn().execute(sql, params![id, token])?;
+        Ok(())
+    }
+
+    pub fn insert_move(&self, id: &str, m: &MoveRecord) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![id, m.ply, m.mv, m.blue_ms, m.red_ms, now_ms()],
+        )?;
+        Ok(())
+    }
+
+    /// Inserts many moves in one transaction (PGN import).
+    pub fn insert_moves(&self, id: &str, moves: &[MoveRecord]) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        for m in moves {
+            tx.execute(
+                "INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![id, m.ply, m.mv, m.blue_ms, m.red_ms, now_ms()],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Removes the moves from `ply` on (a takeback) and clears any recorded ending.
+    pub fn truncate_moves(&self, id: &str, ply: u32) -> Result<(), StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(
+            "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+            params![id, ply],
+        )?;
+        tx.execute(
+            "UPDATE games SET result = NULL, winner = NULL, termination = NULL, finished_at = NULL WHERE id = ?1",
+            params![id],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn finish(
+        &self,
+        id: &str,
+        result: &str,
+        winner: Option<&str>,
+        termination: &str,
+    ) -> Result<(), StoreError> {
+        self.conn().execute(
+            "UPDATE games SET result = ?2, winner = ?3, termination = ?4, finished_at = ?5 WHERE id = ?1",
+            params![id, result, winner, termination, now_ms()],
+        )?;
+        Ok(())
+    }
+
+    pub fn game(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
+        let conn = self.conn();
+        let record = conn
+            .query_row(
+                "SELECT id, created_at, mode, rules, start_fen, engine_level, engine_side, blue_token, red_token,
+                    blue_name, red_name, clock_initial_ms, clock_increment_ms, result, winner, termination
+                 FROM games WHERE id = ?1",
+                params![id],
+                |r| {
+                    Ok(GameRecord {
+                        id: r.get(0)?,
+                        created_at: r.get(1)?,
+                        mode: r.get(2)?,
+                        rules: r.get(3)?,
+                        start_fen: r.get(4)?,
+                        engine_level: r.get(5)?,
+                        engine_side: r.get(6)?,
+                        blue_token: r.get(7)?,
+                        red_token: r.get(8)?,
+                        blue_name: r.get(9)?,
+                        red_name: r.get(10)?,
+                        clock_initial_ms: r.get(11)?,
+                        clock_increment_ms: r.get(12)?,
+                        result: r.get(13)?,
+                        winner: r.get(14)?,
+                        termination: r.get(15)?,
+                    })
+                },
+            )
+            .optional()?;
+        Ok(record)
+    }
+
+    pub fn moves(&self, id: &str) -> Result<Vec<MoveRecord>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(
+            "SELECT ply, mv, blue_ms, red_ms FROM moves WHERE game_id = ?1 ORDER BY ply",
+        )?;
+        let rows = stmt.query_map(params![id], |r| {
+            Ok(MoveRecord {
+                ply: r.get(0)?,
+                mv: r.get(1)?,
+                blue_ms: r.get(2)?,
+                red_ms: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The ids of the games still in progress (to reopen their rooms after a restart).
+    pub fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "SELECT id FROM games WHERE finished_at IS NULL AND mode != 'import' ORDER BY created_at",
+        )?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The newest games in progress (`finished = false`) or finished (`true`).
+    pub fn list(&self, finished: bool, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
+        let conn = self.conn();
+        let sql = if finished {
+            "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
+                (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at
+             FROM games g WHERE g.finished_at IS NOT NULL ORDER BY g.finished_at DESC LIMIT ?1"
+        } else {
+            "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
+                (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at
+             FROM games g WHERE g.finished_at IS NULL AND g.mode != 'import' ORDER BY g.created_at DESC LIMIT ?1"
+        };
+        let mut stmt = conn.prepare_cached(sql)?;
+        let rows = stmt.query_map(params![limit], |r| {
+            Ok(GameSummary {
+                id: r.get(0)?,
+                mode: r.get(1)?,
+                rules: r.get(2)?,
+                engine_level: r.get(3)?,
+                engine_side: r.get(4)?,
+                blue_name: r.get(5)?,
+                red_name: r.get(6)?,
+                plies: r.get(7)?,
+                result: r.get(8)?,
+                termination: r.get(9)?,
+                created_at: r.get(10)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id: &str) -> GameRecord {
+        GameRecord {
+            id: id.into(),
+            created_at: now_ms(),
+            mode: "friend".into(),
+            rules: "standard".into(),
+            start_fen: jungle_rules::START_FEN.into(),
+            engine_level: None,
+            engine_side: None,
+            blue_token: Some("t".into()),
+            red_token: None,
+            blue_name: None,
+            red_name: None,
+            clock_initial_ms: None,
+            clock_increment_ms: None,
+            result: None,
+            winner: None,
+            termination: None,
+        }
+    }
+
+    #[test]
+    fn moves_are_stored_in_order_and_truncated_by_takebacks() {
+        let store = Store::in_memory().unwrap();
+        store.insert_game(&record("g1")).unwrap();
+        for (ply, mv) in ["a3a4", "g7g6", "a4a5"].iter().enumerate() {
+            store
+                .insert_move(
+                    "g1",
+                    &MoveRecord {
+                        ply: ply as u32,
+                        mv: mv.to_string(),
+                        blue_ms: None,
+                        red_ms: None,
+                    },
+                )
+                .unwrap();
+        }
+        assert_eq!(store.moves("g1").unwrap().len(), 3);
+        assert_eq!(store.list(false, 10).unwrap()[0].plies, 3);
+        store.truncate_moves("g1", 1).unwrap();
+        let moves = store.moves("g1").unwrap();
+        assert_eq!(moves.len(), 1);
+        assert_eq!(moves[0].mv, "a3a4");
+    }
+
+    #[test]
+    fn a_duplicate_ply_is_refused() {
+        let store = Store::in_memory().unwrap();
+        store.insert_game(&record("g1")).unwrap();
+        let m = MoveRecord {
+            ply: 0,
+            mv: "a3a4".into(),
+            blue_ms: None,
+            red_ms: None,
+        };
+        store.insert_move("g1", &m).unwrap();
+        assert!(store.insert_move("g1", &m).is_err());
+    }
+
+    #[test]
+    fn finished_games_leave_the_live_list() {
+        let store = Store::in_memory().unwrap();
+        store.insert_game(&record("g1")).unwrap();
+        store
+            .finish("g1", "1-0", Some("blue"), "resignation")
+            .unwrap();
+        assert!(store.list(false, 10).unwrap().is_empty());
+        assert_eq!(store.list(true, 10).unwrap()[0].id, "g1");
+        assert!(store.unfinished_ids().unwrap().is_empty());
+        assert_eq!(
+            store.game("g1").unwrap().unwrap().result.as_deref(),
+            Some("1-0")
+        );
+    }
+
+    #[test]
+    fn reopening_a_file_keeps_everything_and_migrates_once() {
+        let dir = std::env::temp_dir().join(format!("jungle-store-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.db");
+        let _ = std::fs::remove_file(&path);
+        {
+            let store = Store::open(&path).unwrap();
+            store.insert_game(&record("g1")).unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        assert!(store.game("g1").unwrap().is_some());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,217 @@
+// The game page: one websocket to the game's room. The server sends the whole state after every change; this
+// page draws it and sends the player's actions. A dropped connection reconnects to the same seat (the cookie).
+"use strict";
+
+const gameId = location.pathname.split("/").pop();
+const view = { seat: null, state: null, receivedAt: 0, flippedByUser: null, socket: null, retries: 0, resignArmed: null };
+window.jungle = view; // read by the end-to-end tests
+
+const $ = (id) => document.getElementById(id);
+const board = new JungleBoard($("board"), (move) => send({ type: "move", move }));
+
+function send(message) {
+  if (view.socket && view.socket.readyState === WebSocket.OPEN) {
+    view.socket.send(JSON.stringify(message));
+  } else {
+    showError("Not connected; reconnecting…");
+  }
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/${gameId}`);
+  view.socket = socket;
+  socket.onopen = () => {
+    view.retries = 0;
+    $("connection").textContent = "";
+    $("connection").className = "connection online";
+  };
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "welcome") {
+      view.seat = message.seat;
+      document.body.dataset.seat = message.seat || "spectator";
+    } else if (message.type === "state") {
+      view.state = message;
+      view.receivedAt = performance.now();
+      hideError();
+      draw();
+    } else if (message.type === "error") {
+      showError(message.message);
+      if (view.state) draw(); // undo an optimistic move
+    }
+  };
+  socket.onclose = () => {
+    $("connection").textContent = "reconnecting…";
+    $("connection").className = "connection offline";
+    const delay = Math.min(5000, 300 * 2 ** view.retries++);
+    setTimeout(connect, delay);
+  };
+}
+
+function showError(text) {
+  $("error").textContent = text;
+  $("error").hidden = false;
+}
+
+function hideError() {
+  $("error").hidden = true;
+}
+
+function flipped() {
+  if (view.flippedByUser !== null) return view.flippedByUser;
+  return view.seat === "red";
+}
+
+function myTurn() {
+  const s = view.state;
+  return s && view.seat && !s.outcome && s.turn === view.seat && !s.thinking;
+}
+
+function draw() {
+  const s = view.state;
+  if (!s) return;
+  const flip = flipped();
+  board.flipped = flip;
+  board.set(s.fen, {
+    legal: myTurn() ? s.legal : [],
+    lastMove: s.moves.length ? s.moves[s.moves.length - 1] : null,
+    rules: s.rules,
+  });
+  const bottom = flip ? "red" : "blue";
+  const top = flip ? "blue" : "red";
+  drawPlayer($("player-bottom"), bottom);
+  drawPlayer($("player-top"), top);
+  drawClocks();
+  drawMoves();
+  drawStatus();
+  document.body.dataset.ply = String(s.ply);
+  document.body.dataset.turn = s.turn;
+  document.body.dataset.over = s.outcome ? "true" : "false";
+  document.body.dataset.myturn = myTurn() ? "true" : "false";
+}
+
+function drawPlayer(el, side) {
+  const s = view.state;
+  el.className = `player ${side}` + (s.turn === side && !s.outcome ? " to-move" : "");
+  let name = s.players[side];
+  if (view.seat === side) name += " (you)";
+  el.querySelector(".name").textContent = name;
+  el.dataset.side = side;
+}
+
+function formatClock(ms) {
+  const total = Math.max(0, Math.ceil(ms / 100) / 10);
+  const minutes = Math.floor(total / 60);
+  const seconds = total - minutes * 60;
+  if (total < 20) return `${minutes}:${seconds.toFixed(1).padStart(4, "0")}`;
+  return `${minutes}:${String(Math.floor(seconds)).padStart(2, "0")}`;
+}
+
+function drawClocks() {
+  const s = view.state;
+  for (const el of [$("player-top"), $("player-bottom")]) {
+    const clock = el.querySelector(".clock");
+    if (!s || !s.clock) {
+      clock.textContent = "";
+      continue;
+    }
+    const side = el.dataset.side;
+    let ms = s.clock[`${side}_ms`];
+    if (s.clock.running === side && !s.outcome) ms -= performance.now() - view.receivedAt;
+    clock.textContent = formatClock(ms);
+    clock.classList.toggle("low", ms < 10000);
+  }
+}
+
+function drawMoves() {
+  const s = view.state;
+  const list = $("moves");
+  list.textContent = "";
+  const startsRed = s.start_fen.split(" ")[1] === "b";
+  for (const row of jungleMoveRows(s.moves, startsRed)) {
+    const li = document.createElement("li");
+    const num = document.createElement("span");
+    num.className = "num";
+    num.textContent = `${row.number}.`;
+    li.appendChild(num);
+    for (const half of [row.blue, row.red]) {
+      const span = document.createElement("span");
+      span.className = "mv";
+      span.textContent = half ? half.move : "…";
+      if (half && half.ply === s.moves.length - 1) span.classList.add("current");
+      li.appendChild(span);
+    }
+    list.appendChild(li);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+function drawStatus() {
+  const s = view.state;
+  let text;
+  if (s.outcome) text = s.outcome.text;
+  else if (!view.seat) text = `You are watching. ${jungleSideName(s.turn)} to move.`;
+  else if (s.thinking) text = "The engine is thinking…";
+  else if (s.turn === view.seat) text = "Your turn.";
+  else if (s.mode === "friend" && !s.seats_taken[s.turn]) text = "Waiting for your friend to open the link.";
+  else text = "Waiting for your opponent…";
+  $("status").textContent = text;
+
+  const waitingForFriend = s.mode === "friend" && view.seat && !(s.seats_taken.blue && s.seats_taken.red);
+  $("share").hidden = !waitingForFriend;
+  if (waitingForFriend) $("share-link").value = location.href;
+
+  $("draw-offer").hidden = !(view.seat && s.draw_offer && s.draw_offer !== view.seat && !s.outcome);
+  const playing = Boolean(view.seat) && !s.outcome;
+  $("resign").disabled = !playing;
+  $("offer-draw").disabled = !playing || s.draw_offer === view.seat;
+  $("offer-draw").textContent = s.draw_offer === view.seat ? "½ Draw offered" : "½ Offer draw";
+  $("takeback").hidden = !(s.mode === "engine" && view.seat);
+  $("takeback").disabled = s.thinking || s.ply === 0;
+  $("replay-link").href = `/replay/${gameId}`;
+  $("banner-replay").href = `/replay/${gameId}`;
+
+  const banner = $("banner");
+  banner.hidden = !s.outcome;
+  if (s.outcome) {
+    let title = s.outcome.winner ? `${jungleSideName(s.outcome.winner)} wins` : "Draw";
+    if (view.seat && s.outcome.winner) title = s.outcome.winner === view.seat ? "You win!" : "You lose";
+    $("banner-title").textContent = title;
+    $("banner-reason").textContent = `${s.outcome.reason} · ${s.outcome.result}`;
+    banner.className = `banner ${s.outcome.winner || "draw"}`;
+  }
+  const level = s.engine ? ` · engine level ${s.engine.level}` : "";
+  const clock = s.clock ? "" : " · untimed";
+  $("meta").textContent = `Rules: ${s.rules}${level}${clock}`;
+}
+
+$("flip").addEventListener("click", () => {
+  view.flippedByUser = !flipped();
+  draw();
+});
+$("resign").addEventListener("click", () => {
+  // Two clicks, so a stray tap does not end the game (no blocking dialogs).
+  if (view.resignArmed) {
+    clearTimeout(view.resignArmed);
+    view.resignArmed = null;
+    $("resign").textContent = "⚑ Resign";
+    send({ type: "resign" });
+  } else {
+    $("resign").textContent = "⚑ Really resign?";
+    view.resignArmed = setTimeout(() => {
+      view.resignArmed = null;
+      $("resign").textContent = "⚑ Resign";
+    }, 4000);
+  }
+});
+$("offer-draw").addEventListener("click", () => send({ type: "offer_draw" }));
+$("accept-draw").addEventListener("click", () => send({ type: "offer_draw" }));
+$("decline-draw").addEventListener("click", () => send({ type: "decline_draw" }));
+$("takeback").addEventListener("click", () => send({ type: "takeback" }));
+$("copy").addEventListener("click", () => {
+  $("share-link").select();
+  if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
+});
+setInterval(drawClocks, 100);
+connect();

@@ -1,0 +1,127 @@
+// The replay and analysis page: step through a stored game, ask the engine about the shown position,
+// download the PGN, import another.
+"use strict";
+
+const gameId = location.pathname.split("/").pop();
+const $ = (id) => document.getElementById(id);
+const view = { game: null, ply: 0, flipped: false, analysisFor: null };
+window.jungle = view; // read by the end-to-end tests
+const board = new JungleBoard($("board"), () => {});
+
+async function load() {
+  const response = await fetch(`/api/games/${gameId}`);
+  const game = await response.json();
+  if (!response.ok) {
+    $("summary").textContent = game.error || "Cannot load the game.";
+    return;
+  }
+  view.game = game;
+  view.ply = game.moves.length;
+  $("download").href = `/api/games/${gameId}/pgn`;
+  $("live-link").href = `/game/${gameId}`;
+  $("live-link").hidden = game.mode === "import";
+  $("summary").textContent = `${game.players.blue} (Blue) vs ${game.players.red} (Red) · ` +
+    (game.outcome ? game.outcome.text : "in progress") + ` · rules: ${game.rules}`;
+  draw();
+}
+
+function go(ply) {
+  if (!view.game) return;
+  view.ply = Math.max(0, Math.min(view.game.moves.length, ply));
+  draw();
+}
+
+function draw() {
+  const g = view.game;
+  board.flipped = view.flipped;
+  board.set(g.fens[view.ply], { legal: [], lastMove: view.ply ? g.moves[view.ply - 1] : null, rules: g.rules });
+  const bottom = view.flipped ? "red" : "blue";
+  for (const [id, side] of [["player-bottom", bottom], ["player-top", bottom === "blue" ? "red" : "blue"]]) {
+    $(id).className = `player ${side}`;
+    $(id).querySelector(".name").textContent = g.players[side];
+  }
+  $("ply-label").textContent = `${view.ply} / ${g.moves.length}`;
+  document.body.dataset.ply = String(view.ply);
+  const list = $("moves");
+  list.textContent = "";
+  const startsRed = g.start_fen.split(" ")[1] === "b";
+  for (const row of jungleMoveRows(g.moves, startsRed)) {
+    const li = document.createElement("li");
+    const num = document.createElement("span");
+    num.className = "num";
+    num.textContent = `${row.number}.`;
+    li.appendChild(num);
+    for (const half of [row.blue, row.red]) {
+      const span = document.createElement("span");
+      span.className = "mv";
+      span.textContent = half ? half.move : "…";
+      if (half) {
+        span.dataset.ply = String(half.ply + 1);
+        if (half.ply + 1 === view.ply) span.classList.add("current");
+        span.addEventListener("click", () => go(half.ply + 1));
+      }
+      li.appendChild(span);
+    }
+    list.appendChild(li);
+  }
+  $("analysis").hidden = view.analysisFor !== view.ply;
+}
+
+function formatScore(a) {
+  if (a.mate_plies !== null && a.mate_plies !== undefined) {
+    const winner = a.mate_plies > 0 ? "Blue" : "Red";
+    return `${winner} wins in ${Math.abs(a.mate_plies)} plies`;
+  }
+  if (a.score_cp === null || a.score_cp === undefined) return "no evaluation (the game is over)";
+  const pawns = (a.score_cp / 100).toFixed(2);
+  return `${a.score_cp >= 0 ? "+" : ""}${pawns} (${a.score_cp >= 0 ? "Blue" : "Red"} is better)`;
+}
+
+$("analyse").addEventListener("click", async () => {
+  const ply = view.ply;
+  $("analyse").disabled = true;
+  $("analyse").textContent = "Thinking…";
+  try {
+    const response = await fetch(`/api/games/${gameId}/analysis?ply=${ply}`);
+    const a = await response.json();
+    if (!response.ok) throw new Error(a.error || response.statusText);
+    view.analysisFor = ply;
+    $("eval").textContent = formatScore(a);
+    $("depth").textContent = a.depth ? `depth ${a.depth}` : "";
+    $("pv").textContent = a.pv.length ? a.pv.join(" ") : "—";
+    $("error").hidden = true;
+    if (view.ply === ply) $("analysis").hidden = false;
+  } catch (e) {
+    $("error").textContent = String(e.message || e);
+    $("error").hidden = false;
+  } finally {
+    $("analyse").disabled = false;
+    $("analyse").textContent = "Analyse this position";
+  }
+});
+
+$("first").addEventListener("click", () => go(0));
+$("prev").addEventListener("click", () => go(view.ply - 1));
+$("next").addEventListener("click", () => go(view.ply + 1));
+$("last").addEventListener("click", () => go(Infinity));
+$("flip").addEventListener("click", () => { view.flipped = !view.flipped; draw(); });
+document.addEventListener("keydown", (e) => {
+  if (e.target.tagName === "TEXTAREA") return;
+  if (e.key === "ArrowLeft") go(view.ply - 1);
+  if (e.key === "ArrowRight") go(view.ply + 1);
+  if (e.key === "Home") go(0);
+  if (e.key === "End") go(Infinity);
+});
+$("import").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  try {
+    const response = await fetch("/api/import", { method: "POST", body: $("pgn").value });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(answer.error || response.statusText);
+    location.href = answer.url;
+  } catch (e) {
+    $("error").textContent = String(e.message || e);
+    $("error").hidden = false;
+  }
+});
+load();

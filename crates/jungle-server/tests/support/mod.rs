@@ -1,0 +1,260 @@
+//! Shared test helpers: a real server on a port-0 loopback socket, a minimal HTTP client and websocket
+//! clients that carry a seat cookie.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use jungle_server::{AppState, Config, Server};
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+/// Generous: the machine may be busy with other builds. Tests never assert on time.
+pub const PATIENCE: Duration = Duration::from_secs(60);
+
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub state: AppState,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl TestServer {
+    /// Stops the server abruptly (no graceful shutdown): like a killed process, only what was written to the
+    /// database survives.
+    pub async fn kill(self) {
+        self.task.abort();
+        let _ = self.task.await;
+    }
+}
+
+/// A fresh directory for a test's database.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("jungle-server-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub async fn start(db: PathBuf) -> TestServer {
+    let config = Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db,
+        engine_threads: 2,
+    };
+    let server = Server::bind(&config).await.expect("server starts");
+    let addr = server.local_addr().unwrap();
+    let state = server.state.clone();
+    let task = tokio::spawn(async move {
+        let _ = server.run().await;
+    });
+    TestServer { addr, state, task }
+}
+
+/// One HTTP/1.1 request over a fresh connection: (status, headers lowercased, body).
+pub async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: &str,
+    cookie: Option<&str>,
+) -> (u16, Vec<(String, String)>, String) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let cookie_line = cookie
+        .map(|c| format!("Cookie: {c}\r\n"))
+        .unwrap_or_default();
+    let request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n{cookie_line}\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await.unwrap();
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (head, rest) = text.split_once("\r\n\r\n").expect("a response head");
+    let mut lines = head.lines();
+    let status: u16 = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let chunked = headers
+        .iter()
+        .any(|(k, v)| k == "transfer-encoding" && v.contains("chunked"));
+    let body = if chunked {
+        dechunk(rest)
+    } else {
+        rest.to_string()
+    };
+    (status, headers, body)
+}
+
+fn dechunk(mut text: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = text.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        text = &rest[size + 2..];
+    }
+    out
+}
+
+/// The `name=value` of a response's Set-Cookie header.
+pub fn cookie_of(headers: &[(String, String)]) -> Option<String> {
+    headers
+        .iter()
+        .find(|(k, _)| k == "set-cookie")
+        .map(|(_, v)| v.split(';').next().unwrap().to_string())
+}
+
+/// Creates a game through the API: (id, the creator's cookie).
+pub async fn create(addr: SocketAddr, request: &str) -> (String, String) {
+    let (status, headers, body) = http(addr, "POST", "/api/games", request, None).await;
+    assert_eq!(status, 201, "{body}");
+    let value: Value = serde_json::from_str(&body).unwrap();
+    (
+        value["id"].as_str().unwrap().to_string(),
+        cookie_of(&headers).unwrap(),
+    )
+}
+
+/// Opens the game page as a new visitor; returns the seat cookie if the visitor got a seat.
+pub async fn visit(addr: SocketAddr, id: &str) -> Option<String> {
+    let (status, headers, _) = http(addr, "GET", &format!("/game/{id}"), "", None).await;
+    assert_eq!(status, 200);
+    cookie_of(&headers)
+}
+
+pub type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+/// A websocket client of a game's room.
+pub struct Client {
+    pub socket: Socket,
+    pub seat: Option<String>,
+    /// The newest state received.
+    pub state: Value,
+}
+
+impl Client {
+    pub async fn connect(addr: SocketAddr, id: &str, cookie: Option<&str>) -> Client {
+        let mut request = format!("ws://{addr}/ws/{id}")
+            .into_client_request()
+            .unwrap();
+        if let Some(cookie) = cookie {
+            request
+                .headers_mut()
+                .insert("Cookie", cookie.parse().unwrap());
+        }
+        let (socket, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .expect("websocket connects");
+        let mut client = Client {
+            socket,
+            seat: None,
+            state: Value::Null,
+        };
+        let welcome = client.next().await.expect("a welcome");
+        assert_eq!(welcome["type"], "welcome");
+        client.seat = welcome["seat"].as_str().map(str::to_string);
+        let state = client.next().await.expect("a first state");
+        assert_eq!(state["type"], "state");
+        client
+    }
+
+    /// The next JSON message; `None` when the connection ends.
+    pub async fn next(&mut self) -> Option<Value> {
+        loop {
+            let frame = tokio::time::timeout(PATIENCE, self.socket.next())
+                .await
+                .expect("the server answers in time");
+            match frame {
+                Some(Ok(Message::Text(text))) => {
+                    let value: Value = serde_json::from_str(&text).unwrap();
+                    if value["type"] == "state" {
+                        self.state = value.clone();
+                    }
+                    return Some(value);
+                }
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+
+    pub async fn send_text(&mut self, text: &str) {
+        self.socket.send(Message::Text(text.into())).await.unwrap();
+    }
+
+    pub async fn send_move(&mut self, mv: &str) {
+        self.send_text(&format!(r#"{{"type":"move","move":"{mv}"}}"#))
+            .await;
+    }
+
+    /// Waits for an error reply; returns its message.
+    pub async fn expect_error(&mut self) -> String {
+        loop {
+            let message = self
+                .next()
+                .await
+                .expect("an error reply, not a closed connection");
+            if message["type"] == "error" {
+                return message["message"].as_str().unwrap().to_string();
+            }
+        }
+    }
+
+    /// Waits for a state that satisfies `done`.
+    pub async fn wait_for(&mut self, done: impl Fn(&Value) -> bool) -> Value {
+        if done(&self.state) {
+            return self.state.clone();
+        }
+        loop {
+            let message = self.next().await.expect("the connection stays open");
+            if message["type"] == "state" && done(&message) {
+                return message;
+            }
+        }
+    }
+
+    pub async fn wait_for_ply(&mut self, ply: u64) -> Value {
+        self.wait_for(|s| s["ply"] == ply).await
+    }
+}
+
+/// A move's list of legal moves from a state.
+pub fn legal(state: &Value) -> Vec<String> {
+    state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The cookie of a seat, read from the server's state (as a browser that already holds it would send it).
+pub fn cookie_for(server: &TestServer, id: &str, side: &str) -> String {
+    let room = server.state.room(id).unwrap().unwrap();
+    let state = room.lock();
+    let token = if side == "blue" {
+        &state.tokens.blue
+    } else {
+        &state.tokens.red
+    };
+    format!("seat_{id}={}", token.clone().unwrap())
+}

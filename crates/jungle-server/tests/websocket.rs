@@ -1,0 +1,246 @@
+//! The websocket side with real clients on a port-0 server: the server is the authority, and refused
+//! messages leave the game unchanged.
+
+mod support;
+
+use support::{Client, create, http, start, temp_dir, visit};
+
+/// A friend game with both seats taken: (server, id, blue client, red client).
+async fn friend_game(name: &str) -> (support::TestServer, String, Client, Client) {
+    let server = start(temp_dir(name).join("games.db")).await;
+    let (id, blue_cookie) = create(server.addr, r#"{"opponent":"friend","side":"blue"}"#).await;
+    let red_cookie = visit(server.addr, &id)
+        .await
+        .expect("the second visitor takes the free seat");
+    let blue = Client::connect(server.addr, &id, Some(&blue_cookie)).await;
+    let red = Client::connect(server.addr, &id, Some(&red_cookie)).await;
+    assert_eq!(blue.seat.as_deref(), Some("blue"));
+    assert_eq!(red.seat.as_deref(), Some("red"));
+    (server, id, blue, red)
+}
+
+#[tokio::test]
+async fn moves_reach_both_players_and_spectators() {
+    let (server, id, mut blue, mut red) = friend_game("reach").await;
+    assert_eq!(
+        visit(server.addr, &id).await,
+        None,
+        "a third visitor only watches"
+    );
+    let mut watcher = Client::connect(server.addr, &id, None).await;
+    assert_eq!(watcher.seat, None);
+
+    blue.send_move("a3a4").await;
+    for client in [&mut blue, &mut red, &mut watcher] {
+        let state = client.wait_for_ply(1).await;
+        assert_eq!(state["moves"][0], "a3a4");
+        assert_eq!(state["turn"], "red");
+    }
+    red.send_move("g7g6").await;
+    for client in [&mut blue, &mut red, &mut watcher] {
+        client.wait_for_ply(2).await;
+    }
+    // A reload: a new connection with the same cookie gets the same seat and the whole game.
+    drop(blue);
+    let cookie = support::cookie_for(&server, &id, "blue");
+    let mut again = Client::connect(server.addr, &id, Some(&cookie)).await;
+    assert_eq!(again.seat.as_deref(), Some("blue"));
+    assert_eq!(again.state["ply"], 2);
+    again.send_move("a4a5").await;
+    watcher.wait_for_ply(3).await;
+    server.kill().await;
+}
+
+#[tokio::test]
+async fn illegal_moves_and_moves_for_the_other_seat_are_refused() {
+    let (server, id, mut blue, mut red) = friend_game("refused").await;
+    let before = blue.state.clone();
+
+    blue.send_move("a1a3").await; // a Tiger cannot move two squares
+    assert!(blue.expect_error().await.contains("a1a3"));
+    blue.send_move("g7g6").await; // Red's piece on Blue's turn
+    blue.expect_error().await;
+    red.send_move("g7g6").await; // Red moving on Blue's turn
+    assert_eq!(red.expect_error().await, "it is not your turn");
+    blue.send_move("z9a1").await;
+    assert!(blue.expect_error().await.contains("z9a1"));
+
+    let mut fresh = Client::connect(server.addr, &id, None).await;
+    assert_eq!(fresh.state["ply"], 0);
+    assert_eq!(fresh.state["fen"], before["fen"]);
+    // The game goes on normally afterwards.
+    blue.send_move("a3a4").await;
+    fresh.wait_for_ply(1).await;
+    server.kill().await;
+}
+
+#[tokio::test]
+async fn forged_and_missing_tokens_only_watch() {
+    let (server, id, _blue, _red) = friend_game("forged").await;
+    let forged = format!("seat_{id}=00000000000000000000000000000000");
+    let mut intruder = Client::connect(server.addr, &id, Some(&forged)).await;
+    assert_eq!(intruder.seat, None);
+    intruder.send_move("a3a4").await;
+    assert!(intruder.expect_error().await.contains("watching"));
+    intruder.send_text(r#"{"type":"resign"}"#).await;
+    assert!(intruder.expect_error().await.contains("watching"));
+    // A token for another game is no token here.
+    let (_, other_cookie) = create(server.addr, r#"{"opponent":"friend","side":"blue"}"#).await;
+    let value = other_cookie.split_once('=').unwrap().1;
+    let mut cross = Client::connect(server.addr, &id, Some(&format!("seat_{id}={value}"))).await;
+    assert_eq!(cross.seat, None);
+    cross.send_move("a3a4").await;
+    cross.expect_error().await;
+
+    let fresh = Client::connect(server.addr, &id, None).await;
+    assert_eq!(fresh.state["ply"], 0);
+    assert!(fresh.state["outcome"].is_null());
+    server.kill().await;
+}
+
+#[tokio::test]
+async fn garbled_binary_and_oversized_messages_are_refused() {
+    let (server, id, mut blue, _red) = friend_game("garbled").await;
+    for garbage in [
+        "",
+        "a3a4",
+        "{",
+        "null",
+        r#"{"type":"castle"}"#,
+        r#"{"type":"move","move":[1]}"#,
+    ] {
+        blue.send_text(garbage).await;
+        assert!(
+            blue.expect_error().await.contains("unreadable"),
+            "{garbage}"
+        );
+    }
+    blue.socket.send_binary(vec![1, 2, 3]).await;
+    assert!(blue.expect_error().await.contains("binary"));
+    let big = format!(r#"{{"type":"move","move":"{}"}}"#, "a".repeat(4000));
+    blue.send_text(&big).await;
+    assert!(blue.expect_error().await.contains("too large"));
+    // Past the transport's frame limit the connection is closed.
+    let huge = "x".repeat(200_000);
+    let _ = futures_util::SinkExt::send(
+        &mut blue.socket,
+        tokio_tungstenite::tungstenite::Message::Text(huge.into()),
+    )
+    .await;
+    loop {
+        match blue.next().await {
+            None => break,
+            Some(message) => assert_ne!(message["type"], "state", "no change may follow"),
+        }
+    }
+    let fresh = Client::connect(server.addr, &id, None).await;
+    assert_eq!(fresh.state["ply"], 0);
+    server.kill().await;
+}
+
+/// Sends raw binary frames (a helper so the test above reads plainly).
+trait SendBinary {
+    async fn send_binary(&mut self, bytes: Vec<u8>);
+}
+
+impl SendBinary for support::Socket {
+    async fn send_binary(&mut self, bytes: Vec<u8>) {
+        futures_util::SinkExt::send(
+            self,
+            tokio_tungstenite::tungstenite::Message::Binary(bytes.into()),
+        )
+        .await
+        .unwrap();
+    }
+}
+
+#[tokio::test]
+async fn resignation_and_draw_agreement_end_the_game_for_everyone() {
+    let (server, id, mut blue, mut red) = friend_game("endings").await;
+    blue.send_text(r#"{"type":"offer_draw"}"#).await;
+    red.wait_for(|s| s["draw_offer"] == "blue").await;
+    red.send_text(r#"{"type":"decline_draw"}"#).await;
+    blue.wait_for(|s| s["draw_offer"].is_null() && s["ply"] == 0)
+        .await;
+    blue.send_text(r#"{"type":"decline_draw"}"#).await;
+    assert!(blue.expect_error().await.contains("no draw offer"));
+
+    red.send_text(r#"{"type":"resign"}"#).await;
+    for client in [&mut blue, &mut red] {
+        let state = client.wait_for(|s| !s["outcome"].is_null()).await;
+        assert_eq!(state["outcome"]["winner"], "blue");
+        assert_eq!(state["outcome"]["reason"], "resignation");
+    }
+    blue.send_move("a3a4").await;
+    assert!(blue.expect_error().await.contains("over"));
+    let (_, _, body) = http(server.addr, "GET", "/api/games", "", None).await;
+    let lists: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(lists["recent"][0]["id"], id.as_str());
+    assert_eq!(lists["recent"][0]["result"], "1-0");
+
+    // A second game: a draw by agreement.
+    let (id2, blue2_cookie) = create(server.addr, r#"{"opponent":"friend","side":"blue"}"#).await;
+    let red2_cookie = visit(server.addr, &id2).await.unwrap();
+    let mut blue2 = Client::connect(server.addr, &id2, Some(&blue2_cookie)).await;
+    let mut red2 = Client::connect(server.addr, &id2, Some(&red2_cookie)).await;
+    blue2.send_text(r#"{"type":"offer_draw"}"#).await;
+    red2.wait_for(|s| s["draw_offer"] == "blue").await;
+    red2.send_text(r#"{"type":"offer_draw"}"#).await;
+    let state = blue2.wait_for(|s| !s["outcome"].is_null()).await;
+    assert_eq!(state["outcome"]["reason"], "draw agreed");
+    assert_eq!(state["outcome"]["result"], "1/2-1/2");
+    server.kill().await;
+}
+
+#[tokio::test]
+async fn the_engine_replies_and_takebacks_restore_the_players_turn() {
+    let server = start(temp_dir("engine").join("games.db")).await;
+    let (id, cookie) = create(
+        server.addr,
+        r#"{"opponent":"engine","level":1,"side":"blue"}"#,
+    )
+    .await;
+    let mut me = Client::connect(server.addr, &id, Some(&cookie)).await;
+    assert_eq!(me.seat.as_deref(), Some("blue"));
+    me.send_move("a3a4").await;
+    let state = me
+        .wait_for(|s| s["ply"] == 2 && s["thinking"] == false)
+        .await;
+    assert_eq!(state["turn"], "blue");
+    assert!(!support::legal(&state).is_empty());
+    // The engine's seat cannot be taken by a visitor.
+    assert_eq!(visit(server.addr, &id).await, None);
+
+    me.send_text(r#"{"type":"takeback"}"#).await;
+    let state = me.wait_for_ply(0).await;
+    assert_eq!(state["turn"], "blue");
+    me.send_text(r#"{"type":"takeback"}"#).await;
+    assert!(me.expect_error().await.contains("no move to take back"));
+    me.send_move("g3g4").await;
+    me.wait_for(|s| s["ply"] == 2 && s["moves"][0] == "g3g4")
+        .await;
+    server.kill().await;
+}
+
+#[tokio::test]
+async fn a_player_whose_clock_runs_out_loses_on_time() {
+    let (server, id, blue_cookie) = {
+        let server = start(temp_dir("clock").join("games.db")).await;
+        // 0.01 minutes = 600 ms per side.
+        let (id, cookie) = create(
+            server.addr,
+            r#"{"opponent":"friend","side":"blue","minutes":0.01}"#,
+        )
+        .await;
+        (server, id, cookie)
+    };
+    let red_cookie = visit(server.addr, &id).await.unwrap();
+    let mut blue = Client::connect(server.addr, &id, Some(&blue_cookie)).await;
+    let _red = Client::connect(server.addr, &id, Some(&red_cookie)).await;
+    blue.send_move("a3a4").await; // starts Red's clock
+    let state = blue.wait_for(|s| !s["outcome"].is_null()).await;
+    assert_eq!(state["outcome"]["reason"], "time forfeit");
+    assert_eq!(state["outcome"]["winner"], "blue");
+    assert_eq!(state["clock"]["red_ms"], 0);
+    server.kill().await;
+}
