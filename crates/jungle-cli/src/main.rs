@@ -32,6 +32,8 @@ enum Command {
     Uci(commands::uci::Args),
     /// Search the fixed bench positions; prints `Nodes searched: N` and `Nodes/second: M` last.
     Bench(commands::bench::Args),
+    /// Start the web platform: play the engine or a friend in the browser, watch, replay, analyse.
+    Serve(commands::serve::Args),
     /// Play a game in the terminal: against the engine, two players, or watch the engine play itself.
     Play(commands::play::Args),
 }
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
         Command::Match(args) => commands::match_cmd::run(args),
         Command::Uci(args) => commands::uci::run(args),
         Command::Bench(args) => commands::bench::run(args),
+        Command::Serve(args) => commands::serve::run(args),
         Command::Play(args) => commands::play::run(args),
     };
     input::exit_code(result)

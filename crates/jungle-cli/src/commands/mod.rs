@@ -6,5 +6,6 @@ pub mod moves;
 pub mod perft;
 pub mod play;
 pub mod rules;
+pub mod serve;
 pub mod show;
 pub mod uci;
