@@ -294,7 +294,7 @@ impl Worker {
     }
 
     /// Negamax principal variation search. Returns a score from the side to move's point of view.
-    #[allow(clippy::too_many_lines)]
+    #[allow(clippy::too_many_lines, clippy::too_many_arguments)]
     pub fn search(
         &mut self,
         pos: &Position,
@@ -365,7 +365,12 @@ impl Worker {
         }
 
         // Step 4. Threats against our den: two cannot both be met; one must be captured.
-        let threats = Self::den_threats(pos, us);
+        // (At the root every move is searched, so there is always a best move with a true score.)
+        let threats = if root {
+            jungle_rules::Bitboard::EMPTY
+        } else {
+            Self::den_threats(pos, us)
+        };
         if threats.count() >= 2 {
             return -MATE + ply as i32 + 2;
         }
