@@ -165,7 +165,7 @@ async fn create_game(
     State(hub): State<AppState>,
     body: Result<Json<NewGame>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
-    let Json(request) = body.map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.body_text()))?;
+    let Json(request) = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
     let (room, side, token) = hub.create(&request)?;
     let url = format!("/game/{}", room.id);
     Ok((

@@ -258,3 +258,59 @@ pub fn cookie_for(server: &TestServer, id: &str, side: &str) -> String {
     };
     format!("seat_{id}={}", token.clone().unwrap())
 }
+
+/// A server on its own runtime: killing it drops every task it had (listener, connections, engine replies,
+/// clock timers) at once, like a killed process. Only what it wrote to the database survives.
+pub struct IsolatedServer {
+    pub addr: SocketAddr,
+    pub state: AppState,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl IsolatedServer {
+    pub fn start(db: PathBuf) -> IsolatedServer {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let config = Config {
+            addr: "127.0.0.1:0".parse().unwrap(),
+            db,
+            engine_threads: 2,
+        };
+        let server = std::thread::scope(|s| {
+            s.spawn(|| {
+                runtime
+                    .block_on(Server::bind(&config))
+                    .expect("server starts")
+            })
+            .join()
+            .unwrap()
+        });
+        let addr = server.local_addr().unwrap();
+        let state = server.state.clone();
+        runtime.spawn(async move {
+            let _ = server.run().await;
+        });
+        IsolatedServer {
+            addr,
+            state,
+            runtime: Some(runtime),
+        }
+    }
+
+    pub fn kill(mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+impl Drop for IsolatedServer {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
