@@ -336,6 +336,32 @@ impl Position {
         self.hash = undo.hash;
     }
 
+    /// The position before the quiet move `m` was played: the piece on `m.to` goes back to `m.from` and the side
+    /// that made the move is to move again (for retrograde analysis: tablebases). Nothing is checked: `m.to` must
+    /// hold a piece of the side not to move and `m.from` must be empty; whether the result is a valid position in
+    /// which `m` is legal is for the caller to check (e.g. with [`Position::targets_from`]).
+    #[must_use]
+    pub fn retracted(&self, m: Move) -> Position {
+        let (from, to) = (m.from.index(), m.to.index());
+        let us = !self.side_to_move;
+        let moving = self.board[to];
+        debug_assert!(moving != NO_PIECE, "retracted: no piece on {}", m.to);
+        let mut prev = *self;
+        prev.board[to] = NO_PIECE;
+        prev.board[from] = moving;
+        prev.sides[us] ^= Bitboard::from_square(m.from) | Bitboard::from_square(m.to);
+        prev.squares[us][(moving & 7) as usize] = from as u8;
+        prev.hash ^= zobrist::code_key(moving, from)
+            ^ zobrist::code_key(moving, to)
+            ^ zobrist::red_to_move_key();
+        if us == Side::Red {
+            prev.move_number = prev.move_number.saturating_sub(1).max(1);
+        }
+        prev.quiet_plies = prev.quiet_plies.saturating_sub(1);
+        prev.side_to_move = us;
+        prev
+    }
+
     /// The position after a move, which must be legal (see [`Position::play_unchecked`]).
     #[inline]
     #[must_use]
@@ -482,6 +508,24 @@ mod tests {
         assert_eq!(pos.animal(Animal::Rat), Bitboard::from_square(Square::A2));
         assert_eq!(pos.quiet_plies(), 0);
         assert_eq!(pos.hash(), pos.hash_from_scratch());
+    }
+
+    #[test]
+    fn retracting_a_quiet_move_gives_back_the_position_before_it() {
+        let rules = Rules::default();
+        let mut pos = Position::start(&rules);
+        for ply in 0..60 {
+            let moves = pos.legal_moves(&rules);
+            if moves.is_empty() {
+                break;
+            }
+            for &m in moves.iter().filter(|&&m| !pos.is_capture(m)) {
+                let back = pos.after(m).retracted(m);
+                assert_eq!(back, pos, "{m} in {pos}");
+                assert_eq!(back.hash(), back.hash_from_scratch());
+            }
+            pos.play_unchecked(moves[(ply * 7) % moves.len()]);
+        }
     }
 
     #[test]

@@ -21,6 +21,8 @@ pub struct BuildOptions {
     pub materials: Vec<Material>,
     /// The most memory to use for one material's working arrays plus the sub-tables it needs, in bytes.
     pub memory_limit: u64,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
 }
 
 /// One material's figures after [`build`].
@@ -74,6 +76,18 @@ pub fn plan(targets: &[Material]) -> Vec<Material> {
 /// A table in the directory made under other rules ([`TbError::RulesMismatch`]), I/O errors, a material
 /// over the memory limit, or an animal not in play under the rules.
 pub fn build(
+    rules: &Rules,
+    options: &BuildOptions,
+    on_event: &(dyn Fn(BuildEvent) + Sync),
+) -> Result<Vec<MaterialReport>, TbError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| TbError::io(&options.out, std::io::Error::other(e)))?;
+    pool.install(|| build_in_pool(rules, options, on_event))
+}
+
+fn build_in_pool(
     rules: &Rules,
     options: &BuildOptions,
     on_event: &(dyn Fn(BuildEvent) + Sync),

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU16, Ordering::Relaxed};
 
 use jungle_rules::terrain::{JUMPS, STEPS};
-use jungle_rules::{Bitboard, Position, Rules};
+use jungle_rules::{Bitboard, Move, Position, Rules};
 use rayon::prelude::*;
 
 use crate::table::terminal_code;
@@ -300,30 +300,24 @@ impl Context<'_> {
     fn unmoves(&self, pos: &Position, out: &mut Vec<u32>) {
         let mover = !pos.side_to_move();
         let empty = !pos.occupied();
-        // The position before the move: the mover to move, the piece back on its origin square.
-        let mut before = pos.to_setup();
-        before.side_to_move = mover;
         for to in pos.side(mover) {
-            let piece = pos.piece_at(to).expect("occupied");
+            let animal = pos.piece_at(to).expect("occupied").animal;
             let mut origins = STEPS[to.index()];
             for jump in JUMPS[to.index()].iter().flatten() {
                 origins |= Bitboard::from_square(jump.to);
             }
-            before.board[to.index()] = None;
             for from in origins & empty {
-                before.board[from.index()] = Some(piece);
-                if let Ok(prev) = Position::from_setup(&before, self.rules)
-                    && !prev.is_decided(self.rules)
-                    && prev
-                        .targets_from(self.rules, piece.animal, from)
-                        .contains(to)
-                    && let Some(idx) = self.indexer.index_of(&prev)
+                let m = Move::new(from, to);
+                let before = pos.retracted(m);
+                // The indexer rejects squares the piece may not stand on; the move generator says whether the
+                // move was legal there.
+                if let Some(idx) = self.indexer.index_of(&before)
+                    && !before.is_decided(self.rules)
+                    && before.targets_from(self.rules, animal, from).contains(to)
                 {
                     out.push(idx as u32);
                 }
-                before.board[from.index()] = None;
             }
-            before.board[to.index()] = Some(piece);
         }
     }
 }
