@@ -36,7 +36,8 @@ pub mod palette {
 }
 
 /// The key line at the bottom of the screen.
-pub const KEYS: &str = "arrows+Enter: move  type c3c4  u: undo  h: hint  t: turn board  r: resign  s: save  n: new  q: quit  ?: help";
+pub const KEYS: &str =
+    "move: arrows+Enter, c3c4  u undo h hint t turn r resign s save q quit ? help";
 
 /// Where the board's squares are on screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,9 +130,12 @@ fn draw_board(buf: &mut Buffer, area: Rect, layout: &BoardLayout, app: &App) {
         width.min(area.width),
         height.min(area.height),
     );
-    let title = match app.outcome() {
-        Some(_) => " Jungle — game over ".to_string(),
-        None => format!(" Jungle — {} to move ", game.side_to_move()),
+    let title = match (app.outcome(), app.thinking()) {
+        (Some(_), _) => " Jungle — game over ".to_string(),
+        (None, Some(Purpose::Play)) => {
+            format!(" Jungle — {} to move · thinking… ", game.side_to_move())
+        }
+        (None, _) => format!(" Jungle — {} to move ", game.side_to_move()),
     };
     let border_colour = match game.side_to_move() {
         Side::Blue => Color::LightBlue,
@@ -278,9 +282,6 @@ fn draw_panel(frame: &mut Frame, area: Rect, app: &App) {
             };
             spans.push(Span::styled(format!("  {}", format_clock(time)), style));
         }
-        if game.side_to_move() == side && app.thinking() == Some(Purpose::Play) {
-            spans.push(Span::styled("  thinking…", Style::new().fg(Color::Yellow)));
-        }
         lines.push(Line::from(spans));
     }
     let mode = match app.config().mode {
@@ -313,7 +314,12 @@ fn draw_panel(frame: &mut Frame, area: Rect, app: &App) {
         Style::new().add_modifier(Modifier::BOLD),
     ));
     let rows = move_rows(app);
-    let room = (area.height as usize).saturating_sub(lines.len() + 2);
+    let inner_width = area.width.saturating_sub(2).max(1) as usize;
+    let used: usize = lines
+        .iter()
+        .map(|line| wrapped_rows(&line.to_string(), inner_width))
+        .sum();
+    let room = (area.height as usize).saturating_sub(used + 2);
     let skip = rows.len().saturating_sub(room);
     lines.extend(rows.into_iter().skip(skip).map(Line::raw));
     let panel = Paragraph::new(lines)
@@ -324,6 +330,33 @@ fn draw_panel(frame: &mut Frame, area: Rect, app: &App) {
         )
         .wrap(Wrap { trim: false });
     frame.render_widget(panel, area);
+}
+
+/// How many rows a line takes when wrapped at word boundaries to `width` columns (as the panel wraps it),
+/// so the move list can be cut to what fits and always shows the latest moves.
+pub fn wrapped_rows(text: &str, width: usize) -> usize {
+    let width = width.max(1);
+    let mut rows = 1;
+    let mut column = 0;
+    for word in text.split(' ') {
+        let len = word.chars().count();
+        if column == 0 && len <= width {
+            column = len;
+            continue;
+        }
+        if column > 0 && column + 1 + len <= width {
+            column += 1 + len;
+            continue;
+        }
+        if column > 0 {
+            rows += 1;
+        }
+        // The word starts a row; a word longer than the row is cut across rows.
+        let extra = len.saturating_sub(1) / width;
+        rows += extra;
+        column = len - extra * width;
+    }
+    rows
 }
 
 /// Who plays a side, in a few words.

@@ -322,3 +322,38 @@ fn the_rules_summary_follows_the_rules_in_force() {
         "{summary}"
     );
 }
+
+#[test]
+fn the_latest_moves_stay_in_view_on_a_small_screen() {
+    let mut app = app(Mode::TwoPlayers);
+    for ply in 0..40 {
+        let mut legal = app.game().legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        legal.sort();
+        let m = legal[(ply * 7) % legal.len()];
+        app.play_text(&m.to_string()).unwrap();
+    }
+    let moves = app.game().moves().len();
+    assert!(moves > 20, "{moves} moves");
+    let text = screen(&render(&app));
+    let last_row = jungle_play::render::move_rows(&app).pop().unwrap();
+    assert!(
+        text.contains(&last_row),
+        "the last move row {last_row:?} shows:\n{text}"
+    );
+    assert!(
+        jungle_play::render::KEYS.chars().count() <= 80,
+        "the key line fits 80 columns"
+    );
+}
+
+#[test]
+fn word_wrapping_is_counted_as_the_panel_wraps() {
+    use jungle_play::render::wrapped_rows;
+    assert_eq!(wrapped_rows("", 10), 1);
+    assert_eq!(wrapped_rows("abc def", 7), 1);
+    assert_eq!(wrapped_rows("abc defg", 7), 2);
+    assert_eq!(wrapped_rows("abcdefghijklmnop", 5), 4);
+}
