@@ -57,14 +57,25 @@ pub fn report_clap_error(e: clap::Error) -> ExitCode {
             let _ = e.print();
             ExitCode::SUCCESS
         }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            eprintln!("jungle: a subcommand is required (see jungle --help)");
+            ExitCode::from(2)
+        }
         _ => {
             let text = e.render().to_string();
-            let first = text
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("invalid arguments");
-            let first = first.trim_start_matches("error: ");
-            eprintln!("jungle: {first} (see jungle --help)");
+            let mut lines = text.lines().skip_while(|l| l.trim().is_empty());
+            let mut message = lines
+                .next()
+                .unwrap_or("invalid arguments")
+                .trim_start_matches("error: ")
+                .trim_end()
+                .to_string();
+            // Clap lists what is missing on the indented lines below the first: keep them on the one line.
+            for more in lines.take_while(|l| l.starts_with("  ")) {
+                message.push(' ');
+                message.push_str(more.trim());
+            }
+            eprintln!("jungle: {message} (see jungle --help)");
             ExitCode::from(2)
         }
     }

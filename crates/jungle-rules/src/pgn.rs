@@ -242,7 +242,8 @@ pub enum PgnErrorKind {
 /// # Errors
 /// The first [`ParsePgnError`] met; no game is returned then.
 pub fn read_games(text: &str) -> Result<Vec<PgnGame>, ParsePgnError> {
-    let mut cursor = Cursor::new(text);
+    // Files saved by some editors start with a byte-order mark.
+    let mut cursor = Cursor::new(text.strip_prefix('\u{feff}').unwrap_or(text));
     let mut games = Vec::new();
     loop {
         let number = games.len() + 1;

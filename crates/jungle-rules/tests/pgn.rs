@@ -131,6 +131,12 @@ fn reader_takes_many_games_with_or_without_results() {
     assert_eq!(records[2].game.moves().len(), 1);
     assert_eq!(records[3].tag("Event"), Some("no result token"));
     assert!(read_games("").unwrap().is_empty());
+    assert_eq!(
+        read_games("\u{feff}[Event \"bom\"]\r\n1. a3a4 *\r\n")
+            .unwrap()
+            .len(),
+        1
+    );
     assert!(read_games("  \n{only a comment}\n").unwrap().is_empty());
 }
 
