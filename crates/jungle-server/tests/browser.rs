@@ -1,0 +1,185 @@
+//! End-to-end tests in a real headless Chromium: the pages, the clicks, the websockets and the server
+//! together. They need Debian's chromium (`apt-get install -y chromium`) and fail clearly without it.
+
+mod support;
+
+#[path = "support/browser.rs"]
+mod browser;
+
+use browser::{Chrome, click, click_move, eval, ply, wait_until};
+use support::{start, temp_dir};
+
+/// A move for Blue that heads for Red's den (d9): quick games, whoever wins.
+fn toward_red_den(legal: &[String]) -> String {
+    let distance = |mv: &String| {
+        let b = mv.as_bytes();
+        let file = i32::from(b[2] - b'a');
+        let rank = i32::from(b[3] - b'0');
+        (file - 3).abs() + (9 - rank)
+    };
+    legal.iter().min_by_key(|mv| distance(mv)).unwrap().clone()
+}
+
+async fn legal_moves(page: &chromiumoxide::Page) -> Vec<String> {
+    eval(page, "window.jungle.state.legal").await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_against_level_one_by_clicking() {
+    let server = start(temp_dir("e2e-engine").join("games.db")).await;
+    let chrome = Chrome::launch("engine", 1200, 900).await;
+    let page = chrome.person(&format!("http://{}/", server.addr)).await;
+
+    page.evaluate("document.getElementById('level').value = '1'; document.getElementById('side').value = 'blue';")
+        .await
+        .unwrap();
+    click(&page, "#play-engine").await;
+    wait_until(
+        &page,
+        "location.pathname.startsWith('/game/') && window.jungle && window.jungle.state",
+    )
+    .await;
+    wait_until(&page, "window.jungle.seat === 'blue'").await;
+
+    let mut reloaded = false;
+    loop {
+        wait_until(
+            &page,
+            "document.body.dataset.over === 'true' || document.body.dataset.myturn === 'true'",
+        )
+        .await;
+        if eval::<bool>(&page, "document.body.dataset.over === 'true'").await {
+            break;
+        }
+        let before = ply(&page).await;
+        if before >= 6 && !reloaded {
+            // A reload mid-game: the same seat and position come back, and play continues.
+            page.reload().await.unwrap();
+            wait_until(
+                &page,
+                &format!("window.jungle.state && window.jungle.state.ply === {before}"),
+            )
+            .await;
+            wait_until(&page, "window.jungle.seat === 'blue'").await;
+            reloaded = true;
+            continue;
+        }
+        let mv = toward_red_den(&legal_moves(&page).await);
+        click_move(&page, &mv).await;
+        wait_until(&page, &format!("window.jungle.state.ply > {before}")).await;
+        assert!(before < 600, "the game should have ended by the draw rules");
+    }
+    assert!(reloaded || ply(&page).await < 6);
+    let banner: String = eval(&page, "document.getElementById('banner').hidden ? '' : document.getElementById('banner').innerText").await;
+    let outcome: serde_json::Value = eval(&page, "window.jungle.state.outcome").await;
+    let reason = outcome["reason"].as_str().unwrap();
+    assert!(
+        banner.contains(reason),
+        "banner {banner:?} shows the reason {reason:?}"
+    );
+    // The game is stored as finished.
+    let (_, _, lists) = support::http(server.addr, "GET", "/api/games", "", None).await;
+    assert!(lists.contains(outcome["result"].as_str().unwrap()));
+    chrome.close().await;
+    server.kill().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_friends_play_while_a_third_watches() {
+    let server = start(temp_dir("e2e-friends").join("games.db")).await;
+    let chrome = Chrome::launch("friends", 1100, 850).await;
+    let home = format!("http://{}/", server.addr);
+
+    let ann = chrome.person(&home).await;
+    ann.evaluate("document.getElementById('side').value = 'blue'")
+        .await
+        .unwrap();
+    click(&ann, "#play-friend").await;
+    wait_until(
+        &ann,
+        "window.jungle && window.jungle.state && window.jungle.seat === 'blue'",
+    )
+    .await;
+    wait_until(&ann, "!document.getElementById('share').hidden").await;
+    let link: String = eval(&ann, "document.getElementById('share-link').value").await;
+    assert!(link.contains("/game/"));
+
+    let bo = chrome.person(&link).await;
+    wait_until(
+        &bo,
+        "window.jungle && window.jungle.state && window.jungle.seat === 'red'",
+    )
+    .await;
+    let cy = chrome.person(&link).await;
+    wait_until(&cy, "window.jungle && window.jungle.state").await;
+    assert_eq!(
+        eval::<String>(&cy, "document.body.dataset.seat").await,
+        "spectator"
+    );
+    // The friend's arrival reaches the creator: the share box goes away.
+    wait_until(&ann, "document.getElementById('share').hidden").await;
+    // Red sees the board from Red's side.
+    assert!(eval::<bool>(&bo, "board.flipped").await);
+
+    for target in 1..=6u64 {
+        let mover = if target % 2 == 1 { &ann } else { &bo };
+        wait_until(mover, "document.body.dataset.myturn === 'true'").await;
+        let mv = legal_moves(mover).await[0].clone();
+        click_move(mover, &mv).await;
+        for page in [&ann, &bo, &cy] {
+            wait_until(page, &format!("window.jungle.state.ply === {target}")).await;
+        }
+        let shown: String = eval(&cy, "document.getElementById('moves').innerText").await;
+        assert!(shown.contains(&mv), "the spectator's move list shows {mv}");
+        if target == 3 {
+            // Red reloads mid-game: back in the same seat, with the same game.
+            bo.reload().await.unwrap();
+            wait_until(&bo, "window.jungle.state && window.jungle.state.ply === 3 && window.jungle.seat === 'red'").await;
+        }
+    }
+    // The spectator cannot move: no square offers a move.
+    assert_eq!(
+        eval::<u64>(&cy, "document.querySelectorAll('[data-movable]').length").await,
+        0
+    );
+
+    // Bo resigns (two clicks, no dialog); everyone sees the result.
+    wait_until(&bo, "!document.getElementById('resign').disabled").await;
+    click(&bo, "#resign").await;
+    click(&bo, "#resign").await;
+    for page in [&ann, &bo, &cy] {
+        wait_until(page, "!document.getElementById('banner').hidden").await;
+    }
+    assert_eq!(
+        eval::<String>(&ann, "document.getElementById('banner-title').innerText").await,
+        "You win!"
+    );
+    assert_eq!(
+        eval::<String>(&bo, "document.getElementById('banner-title').innerText").await,
+        "You lose"
+    );
+    assert_eq!(
+        eval::<String>(&cy, "document.getElementById('banner-title').innerText").await,
+        "Blue wins"
+    );
+    assert!(
+        eval::<String>(&cy, "document.getElementById('banner-reason').innerText")
+            .await
+            .contains("resignation")
+    );
+
+    // The replay page steps through the finished game.
+    let replay = link.replace("/game/", "/replay/");
+    cy.goto(replay.as_str()).await.unwrap();
+    wait_until(
+        &cy,
+        "window.jungle && window.jungle.game && document.body.dataset.ply === '6'",
+    )
+    .await;
+    click(&cy, "#first").await;
+    wait_until(&cy, "document.body.dataset.ply === '0'").await;
+    click(&cy, "#next").await;
+    wait_until(&cy, "document.body.dataset.ply === '1'").await;
+    chrome.close().await;
+    server.kill().await;
+}

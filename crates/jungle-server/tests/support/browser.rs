@@ -1,0 +1,161 @@
+//! Headless Chromium for the end-to-end tests (and the screenshot tool), driven over the devtools protocol.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use chromiumoxide::browser::{Browser, BrowserConfig};
+use chromiumoxide::cdp::browser_protocol::target::{
+    CreateBrowserContextParams, CreateTargetParams,
+};
+use chromiumoxide::handler::viewport::Viewport;
+use chromiumoxide::page::Page;
+use futures_util::StreamExt;
+use serde::de::DeserializeOwned;
+
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// Generous, for a busy machine; never an assertion about speed.
+pub const PATIENCE: Duration = Duration::from_secs(90);
+
+pub struct Chrome {
+    pub browser: Browser,
+    handler: tokio::task::JoinHandle<()>,
+    profile: PathBuf,
+}
+
+impl Chrome {
+    /// Starts headless Chromium with a fresh profile. Fails with a clear message when it is not installed.
+    pub async fn launch(name: &str, width: u32, height: u32) -> Chrome {
+        assert!(
+            Path::new(CHROMIUM).exists(),
+            "the end-to-end tests need Debian's chromium at {CHROMIUM}: run `apt-get install -y chromium` \
+             (the README's test command installs it)"
+        );
+        let profile =
+            std::env::temp_dir().join(format!("jungle-chromium-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&profile);
+        let config = BrowserConfig::builder()
+            .chrome_executable(CHROMIUM)
+            .no_sandbox()
+            .user_data_dir(&profile)
+            .window_size(width, height)
+            .viewport(Viewport {
+                width,
+                height,
+                device_scale_factor: Some(1.0),
+                emulating_mobile: false,
+                is_landscape: width > height,
+                has_touch: false,
+            })
+            .launch_timeout(PATIENCE)
+            .request_timeout(PATIENCE)
+            .args([
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ])
+            .build()
+            .expect("a browser configuration");
+        let (browser, mut handler) = Browser::launch(config).await.expect("chromium starts");
+        let handler = tokio::spawn(async move {
+            while let Some(event) = handler.next().await {
+                if event.is_err() {
+                    // Messages this chromiumoxide does not know; the connection goes on.
+                    continue;
+                }
+            }
+        });
+        Chrome {
+            browser,
+            handler,
+            profile,
+        }
+    }
+
+    /// A page in a new browser context: its own cookies, like a different person.
+    pub async fn person(&self, url: &str) -> Page {
+        let context = self
+            .browser
+            .create_browser_context(CreateBrowserContextParams::default())
+            .await
+            .expect("a browser context");
+        let params = CreateTargetParams::builder()
+            .url(url)
+            .browser_context_id(context)
+            .build()
+            .expect("target parameters");
+        let page = self.browser.new_page(params).await.expect("a page");
+        page.wait_for_navigation().await.expect("the page loads");
+        page
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.browser.close().await;
+        let _ = self.browser.wait().await;
+        self.handler.abort();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+/// Evaluates a JavaScript expression and reads its value.
+pub async fn eval<T: DeserializeOwned>(page: &Page, js: &str) -> T {
+    page.evaluate(js)
+        .await
+        .unwrap_or_else(|e| panic!("evaluating {js}: {e}"))
+        .into_value()
+        .unwrap_or_else(|e| panic!("reading the value of {js}: {e}"))
+}
+
+/// Waits until a JavaScript condition holds on the page.
+pub async fn wait_until(page: &Page, condition: &str) {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    let js = format!(
+        "(() => {{ try {{ return Boolean({condition}); }} catch (e) {{ return false; }} }})()"
+    );
+    loop {
+        if let Ok(result) = page.evaluate(js.as_str()).await {
+            if result.into_value::<bool>().unwrap_or(false) {
+                return;
+            }
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "waited too long for: {condition}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Clicks the element a CSS selector names (a real mouse press and release at its centre).
+pub async fn click(page: &Page, selector: &str) {
+    page.find_element(selector)
+        .await
+        .unwrap_or_else(|e| panic!("no element {selector}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("clicking {selector}: {e}"));
+}
+
+/// Plays a move on the board by clicking its two squares.
+pub async fn click_move(page: &Page, mv: &str) {
+    click(page, &format!("[data-square='{}']", &mv[0..2])).await;
+    wait_until(
+        page,
+        &format!("document.querySelector(\"[data-target='{}']\")", &mv[2..4]),
+    )
+    .await;
+    click(page, &format!("[data-square='{}']", &mv[2..4])).await;
+}
+
+/// The game page's current ply.
+pub async fn ply(page: &Page) -> u64 {
+    eval::<u64>(
+        page,
+        "window.jungle && window.jungle.state ? window.jungle.state.ply : 0",
+    )
+    .await
+}
