@@ -1,5 +1,6 @@
 //! The fast move generator against the slow reference generator (tests/reference), on random reachable
-//! positions under every option set of RULES.md: at least 10,000 distinct positions per set.
+//! positions under every option set of RULES.md: at least 10,000 distinct positions per set; and perft (which
+//! counts in bulk and plays moves in place) against the reference's one-move-at-a-time perft.
 
 mod common;
 mod reference;
@@ -61,6 +62,44 @@ fn compare_on_playouts(option_set: &str) {
         distinct >= MIN_POSITIONS,
         "{option_set}: only {distinct} distinct positions compared"
     );
+}
+
+/// Positions per option set on which perft (the fast path: bulk counting, play and take back in place) is
+/// compared with the reference perft (one move at a time, the reference's own board).
+const PERFT_POSITIONS: u32 = 60;
+const PERFT_DEPTH: u32 = 3;
+
+fn compare_perft(option_set: &str) {
+    let rules = common::rules(option_set);
+    let options = *rules.options();
+    let mut runner = common::runner(PERFT_POSITIONS);
+    let result = runner.run(&common::playout_input(MAX_PLIES), |(choices, bias)| {
+        let pos = *common::playout(&rules, &choices, bias).last().unwrap();
+        let board = reference::Board::from_fen(&pos.to_string());
+        for depth in 1..=PERFT_DEPTH {
+            let fast = jungle_rules::perft(&pos, &rules, depth);
+            let slow = reference::perft(&board, &options, depth);
+            if fast != slow {
+                return Err(TestCaseError::fail(format!(
+                    "rules {option_set}, fen {pos}: perft {depth} is {fast}, reference {slow}"
+                )));
+            }
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        match e {
+            proptest::test_runner::TestError::Fail(reason, _) => panic!("{reason}"),
+            e => panic!("{e}"),
+        }
+    }
+}
+
+#[test]
+fn perft_matches_the_reference_perft_under_every_option_set() {
+    for set in common::OPTION_SETS {
+        compare_perft(set);
+    }
 }
 
 macro_rules! option_set_tests {

@@ -45,6 +45,7 @@ fn sq(text: &str) -> Sq {
 }
 
 /// A board read from FEN: `men[file][rank - 1]`, and the side to move.
+#[derive(Clone, Copy)]
 pub struct Board {
     men: [[Option<Man>; 9]; 7],
     pub to_move: Colour,
@@ -89,6 +90,16 @@ impl Board {
             _ => Colour::Blue,
         };
         Board { men, to_move }
+    }
+
+    /// The board after a move of the side to move: the piece leaves `from`, whatever stood on `to` leaves the
+    /// game, and the other side moves next.
+    pub fn after(&self, from: Sq, to: Sq) -> Board {
+        let mut next = *self;
+        next.men[to.0 as usize][to.1 as usize - 1] = self.at(from);
+        next.men[from.0 as usize][from.1 as usize - 1] = None;
+        next.to_move = other(self.to_move);
+        next
     }
 
     pub fn at(&self, sq: Sq) -> Option<Man> {
@@ -285,10 +296,30 @@ fn may_capture(
 
 /// Every legal move of the side to move, as sorted move text.
 pub fn legal_moves(fen: &str, o: &RuleOptions) -> Vec<String> {
-    let board = Board::from_fen(fen);
+    let mut moves: Vec<String> = moves_on(&Board::from_fen(fen), o)
+        .into_iter()
+        .map(|(from, to)| format!("{}{}", name(from), name(to)))
+        .collect();
+    moves.sort();
+    moves
+}
+
+/// The number of leaves `depth` plies below the board, counted one move at a time.
+pub fn perft(board: &Board, o: &RuleOptions, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    moves_on(board, o)
+        .into_iter()
+        .map(|(from, to)| perft(&board.after(from, to), o, depth - 1))
+        .sum()
+}
+
+/// Every legal move of the side to move, as (from, to).
+pub fn moves_on(board: &Board, o: &RuleOptions) -> Vec<(Sq, Sq)> {
     let terrain = Terrain::new(o.board);
     let mut moves = Vec::new();
-    if decided(&board, o) {
+    if decided(board, o) {
         return moves;
     }
     let us = board.to_move;
@@ -342,9 +373,8 @@ pub fn legal_moves(fen: &str, o: &RuleOptions) -> Vec<String> {
                 }
                 None => {}
             }
-            moves.push(format!("{}{}", name(from), name(to)));
+            moves.push((from, to));
         }
     }
-    moves.sort();
     moves
 }
