@@ -74,6 +74,26 @@ impl BoardLayout {
         (7 * cell_width + 8, 9 * cell_height + 4)
     }
 
+    /// The square drawn at a screen cell, if any (for mouse clicks). `main` is the area the board was fitted
+    /// to; nothing is there when the board did not fit.
+    pub fn square_at(&self, main: Rect, column: u16, row: u16) -> Option<Square> {
+        let (width, height) = BoardLayout::size(self.cell_width, self.cell_height);
+        if main.width < width || main.height < height || column < self.x || row < self.y {
+            return None;
+        }
+        let col = (column - self.x) / self.cell_width;
+        let row = (row - self.y) / self.cell_height;
+        if col >= 7 || row >= 9 {
+            return None;
+        }
+        let (file, rank) = if self.flipped {
+            (6 - col, row)
+        } else {
+            (col, 8 - row)
+        };
+        Square::from_coords(file as u8, rank as u8)
+    }
+
     /// The screen rectangle of a square.
     pub fn square_area(&self, sq: Square) -> Rect {
         let (col, row) = if self.flipped {
@@ -283,6 +303,24 @@ fn draw_panel(frame: &mut Frame, area: Rect, app: &App) {
             spans.push(Span::styled(format!("  {}", format_clock(time)), style));
         }
         lines.push(Line::from(spans));
+        let lost = lost_pieces(game, side);
+        if !lost.is_empty() {
+            let names: Vec<String> = lost
+                .iter()
+                .map(|a| {
+                    let piece = jungle_rules::Piece::new(side, *a);
+                    if app.config().ascii {
+                        piece.fen_char().to_string()
+                    } else {
+                        format!("{}{}", a.chinese(), piece.fen_char())
+                    }
+                })
+                .collect();
+            lines.push(Line::styled(
+                format!("        lost: {}", names.join(" ")),
+                Style::new().fg(Color::Gray),
+            ));
+        }
     }
     let mode = match app.config().mode {
         Mode::VsEngine => "vs engine",
@@ -357,6 +395,22 @@ pub fn wrapped_rows(text: &str, width: usize) -> usize {
         column = len - extra * width;
     }
     rows
+}
+
+/// The animals a side has lost since the start position, strongest first.
+pub fn lost_pieces(game: &jungle_rules::Game, side: Side) -> Vec<Animal> {
+    let start = game.start_position();
+    let now = game.position();
+    let mut lost = Vec::new();
+    for animal in Animal::ALL.into_iter().rev() {
+        let piece = jungle_rules::Piece::new(side, animal);
+        let missing = start
+            .pieces(piece)
+            .count()
+            .saturating_sub(now.pieces(piece).count());
+        lost.extend(std::iter::repeat_n(animal, missing as usize));
+    }
+    lost
 }
 
 /// Who plays a side, in a few words.
@@ -531,7 +585,8 @@ fn draw_help(frame: &mut Frame, area: Rect, app: &App) {
         "h  hint: the engine's suggestion lights up",
         "t  turn the board around",
         "r  resign      s  save as PGN      n  new game",
-        "p / space  pause or resume when watching",
+        "p / space  pause or resume when watching      + / -  engine level",
+        "Mouse: click a piece, then a target.",
         "Esc  clear the selection      q  quit (offers to save)",
         "",
         "Colours: green land, blue-green water (~), brown traps (#), purple dens.",

@@ -420,3 +420,32 @@ fn watching_the_engine_play_itself_can_be_paused() {
         "nobody resigns for the engine"
     );
 }
+
+#[test]
+fn clicks_pick_and_move_pieces_and_levels_change_with_plus_and_minus() {
+    let mut app = app(Mode::VsEngine);
+    app.click(sq("c3"));
+    assert_eq!(app.selected(), Some(sq("c3")));
+    app.click(sq("c4"));
+    assert_eq!(
+        app.status().text,
+        "illegal move c3c4: the Blue Wolf may not enter water"
+    );
+    app.click(sq("d3"));
+    assert_eq!(moves(&app), ["c3d3"]);
+
+    assert_eq!(app.config().level, 4);
+    press(&mut app, KeyCode::Char('+'));
+    press(&mut app, KeyCode::Char('+'));
+    assert_eq!(app.config().level, 6);
+    for _ in 0..9 {
+        press(&mut app, KeyCode::Char('-'));
+    }
+    assert_eq!(app.config().level, 1);
+    assert!(app.player_name(Side::Red).ends_with("(level 1)"));
+
+    let mut friends = common::app(Mode::TwoPlayers);
+    press(&mut friends, KeyCode::Char('+'));
+    assert_eq!(friends.status().kind, StatusKind::Error);
+    assert_eq!(friends.config().level, 4);
+}

@@ -6,7 +6,7 @@ use common::*;
 use crossterm::event::KeyCode;
 use jungle_play::render::palette;
 use jungle_play::{Mode, PlayConfig};
-use jungle_rules::{Game, Rules, Square};
+use jungle_rules::{Game, Rules, Side, Square};
 
 #[test]
 fn the_board_shows_pieces_with_character_and_letter_and_coordinates() {
@@ -356,4 +356,54 @@ fn word_wrapping_is_counted_as_the_panel_wraps() {
     assert_eq!(wrapped_rows("abc def", 7), 1);
     assert_eq!(wrapped_rows("abc defg", 7), 2);
     assert_eq!(wrapped_rows("abcdefghijklmnop", 5), 4);
+}
+
+#[test]
+fn mouse_cells_map_back_to_squares() {
+    for (width, height, flipped) in [
+        (80, 24, false),
+        (80, 24, true),
+        (100, 30, false),
+        (120, 40, true),
+    ] {
+        let main = ratatui::layout::Rect::new(0, 0, width, height - 2);
+        let layout = layout(width, height, flipped);
+        for square in Square::all() {
+            let area = layout.square_area(square);
+            for (x, y) in [(area.x, area.y), (area.right() - 1, area.bottom() - 1)] {
+                assert_eq!(
+                    layout.square_at(main, x, y),
+                    Some(square),
+                    "{width}x{height} {square}"
+                );
+            }
+        }
+        assert_eq!(layout.square_at(main, 0, 0), None, "the frame is no square");
+        assert_eq!(
+            layout.square_at(main, width - 1, 5),
+            None,
+            "the panel is no square"
+        );
+    }
+    let tiny = ratatui::layout::Rect::new(0, 0, 30, 10);
+    assert_eq!(
+        jungle_play::render::BoardLayout::fit(tiny, false).square_at(tiny, 6, 3),
+        None
+    );
+}
+
+#[test]
+fn lost_pieces_are_listed_beside_the_board() {
+    let mut app = app_from_fen(
+        Mode::TwoPlayers,
+        "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1",
+    );
+    type_keys(&mut app, "g3g4g7g6g4g5g6g5");
+    assert_eq!(
+        jungle_play::render::lost_pieces(app.game(), Side::Blue),
+        [jungle_rules::Animal::Rat]
+    );
+    let text = screen(&render(&app));
+    assert!(text.contains("lost: 鼠R"), "{text}");
+    assert!(!text.contains("lost: 象"), "{text}");
 }

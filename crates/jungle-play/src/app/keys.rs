@@ -47,6 +47,8 @@ impl App {
             KeyCode::Char('s') => self.save_key(),
             KeyCode::Char('n') => self.request_new_game(),
             KeyCode::Char('p') => self.toggle_pause(),
+            KeyCode::Char('+' | '=') => self.change_level(1),
+            KeyCode::Char('-') => self.change_level(-1),
             KeyCode::Char(other) => self.error(format!(
                 "key \"{other}\" does nothing: type a move like c3c4, or press ? for the keys"
             )),
@@ -123,6 +125,31 @@ impl App {
             .position()
             .piece_at(sq)
             .is_some_and(|p| p.side == self.game.side_to_move())
+    }
+
+    /// A click on a square: the cursor goes there and it is as if Enter were pressed (pick the piece, or
+    /// move the picked piece there). Ignored while a question waits for its answer.
+    pub fn click(&mut self, square: Square) {
+        if self.prompt.is_some() {
+            return;
+        }
+        self.typed.clear();
+        self.cursor = square;
+        self.confirm();
+        self.update();
+    }
+
+    /// `+`/`-`: the engine's skill level, within 1–8.
+    fn change_level(&mut self, delta: i8) {
+        if self.config.mode == Mode::TwoPlayers {
+            self.error(
+                "no engine plays in a two-player game (hints are always at full strength)".into(),
+            );
+            return;
+        }
+        let level = (self.config.level as i8 + delta).clamp(1, 8) as u8;
+        self.config.level = level;
+        self.info(format!("engine level {level} (1 weakest, 8 strongest)"));
     }
 
     /// Enter: play the typed move, or pick the piece under the cursor, or move the picked piece there.
