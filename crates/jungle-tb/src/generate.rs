@@ -275,23 +275,16 @@ impl Context<'_> {
     }
 
     /// The distinct indices of the positions from which one quiet move leads to (an image of) index `q`.
+    ///
+    /// Un-making moves from the stored position alone is enough: the predecessors of a mirror or colour-swap
+    /// image are the images of the predecessors, which have the same indices.
     fn predecessors(&self, q: u32, out: &mut Vec<u32>) {
         out.clear();
         let pos = self
             .indexer
             .position_at(u64::from(q))
             .expect("frontier positions are valid");
-        let mut images = vec![pos, pos.mirror()];
-        if self.indexer.material().is_symmetric() {
-            images.push(pos.swap_colours());
-            images.push(pos.swap_colours().mirror());
-        }
-        for (i, image) in images.iter().enumerate() {
-            if images[..i].iter().any(|seen| seen.same_placement(image)) {
-                continue;
-            }
-            self.unmoves(image, out);
-        }
+        self.unmoves(&pos, out);
         out.sort_unstable();
         out.dedup();
     }

@@ -91,25 +91,30 @@ impl Indexer {
     /// The index of a position of this material (or of its colour-swapped material). `None` if the position
     /// has another material.
     pub fn index_of(&self, pos: &Position) -> Option<u64> {
-        let material = Material::of(pos);
+        if pos.occupied().count() as usize != self.pieces.len() {
+            return None;
+        }
         let stm = pos.side_to_move();
-        let swap = if material == self.material {
+        let direct = self.pieces.iter().all(|&p| pos.square_of(p).is_some());
+        let swap = if direct {
             self.material.is_symmetric() && stm == Side::Red
-        } else if material.swapped() == self.material {
+        } else if self
+            .pieces
+            .iter()
+            .all(|p| pos.square_of(Piece::new(!p.side, p.animal)).is_some())
+        {
             true
         } else {
             return None;
         };
         let mut sqs = [Square::A1; 8];
         for (i, piece) in self.pieces.iter().enumerate() {
-            let sq = if swap {
-                pos.pieces(Piece::new(!piece.side, piece.animal))
-                    .first()?
+            sqs[i] = if swap {
+                pos.square_of(Piece::new(!piece.side, piece.animal))?
                     .rotate()
             } else {
-                pos.pieces(*piece).first()?
+                pos.square_of(*piece)?
             };
-            sqs[i] = sq;
         }
         let stm = if swap { !stm } else { stm };
         self.index_of_squares(&sqs[..self.pieces.len()], stm)
