@@ -12,6 +12,7 @@ pub use config::{ConfigError, Mode, PlayConfig, TimeControl};
 pub use opponent::{FirstLegalMove, JungleEngine, MoveChooser, Purpose, Thinker};
 pub mod line;
 pub mod text;
+pub mod threats;
 pub mod tui;
 
 pub use line::run_lines;

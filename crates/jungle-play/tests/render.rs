@@ -407,3 +407,24 @@ fn lost_pieces_are_listed_beside_the_board() {
     assert!(text.contains("lost: 鼠R"), "{text}");
     assert!(!text.contains("lost: 象"), "{text}");
 }
+
+#[test]
+fn pieces_the_opponent_could_take_are_marked() {
+    // Blue to move; Red's Dog on d6 attacks Blue's Cat on d5.
+    let app = app_from_fen(Mode::TwoPlayers, "6t/7/7/3d3/3C3/7/7/7/6L w 0 1");
+    let buffer = render(&app);
+    let layout = layout(WIDTH, HEIGHT, false);
+    let cat = layout.square_area(sq("d5"));
+    let glyph = &buffer[(cat.x + 1, cat.y)];
+    assert_eq!(glyph.fg, palette::THREATENED);
+    assert!(
+        glyph
+            .modifier
+            .contains(ratatui::style::Modifier::UNDERLINED)
+    );
+    let lion = layout.square_area(sq("g1"));
+    assert_eq!(
+        buffer[(lion.x + 1, lion.y)].fg,
+        ratatui::style::Color::White
+    );
+}
