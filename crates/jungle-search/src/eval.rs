@@ -51,6 +51,65 @@ pub struct Weights {
     pub tempo: i32,
 }
 
+impl Weights {
+    /// The tunable weights as one list (for the tuner), in a fixed order; [`Weights::from_slice`] reads it back.
+    pub fn to_vec(&self) -> Vec<i32> {
+        let mut v = Vec::new();
+        v.extend_from_slice(&self.rank_value[1..]);
+        v.extend_from_slice(&[
+            self.jumper,
+            self.rat_kills_elephant,
+            self.swimmer,
+            self.elephant_without_enemy_rat,
+        ]);
+        v.extend_from_slice(&self.den_distance[1..]);
+        v.extend_from_slice(&self.den_distance_scale);
+        v.extend_from_slice(&[self.den_defender, self.den_attack_excess]);
+        v.extend_from_slice(&self.mobility);
+        v.extend_from_slice(&[
+            self.jumper_on_bank,
+            self.swimmer_blocks_jumps,
+            self.weakened_on_trap,
+            self.tempo,
+        ]);
+        v
+    }
+
+    /// Weights from a list made by [`Weights::to_vec`] (fields not in the list are kept from `self`).
+    ///
+    /// # Panics
+    /// If the list is shorter than `to_vec`'s.
+    #[must_use]
+    pub fn from_slice(&self, v: &[i32]) -> Weights {
+        let mut w = *self;
+        let mut it = v.iter().copied();
+        let mut next = || it.next().expect("weights list too short");
+        for x in &mut w.rank_value[1..] {
+            *x = next();
+        }
+        w.jumper = next();
+        w.rat_kills_elephant = next();
+        w.swimmer = next();
+        w.elephant_without_enemy_rat = next();
+        for x in &mut w.den_distance[1..] {
+            *x = next();
+        }
+        for x in &mut w.den_distance_scale {
+            *x = next();
+        }
+        w.den_defender = next();
+        w.den_attack_excess = next();
+        for x in &mut w.mobility {
+            *x = next();
+        }
+        w.jumper_on_bank = next();
+        w.swimmer_blocks_jumps = next();
+        w.weakened_on_trap = next();
+        w.tempo = next();
+        w
+    }
+}
+
 /// The weights in use. Provenance: hand-set (see the module comment); `den_distance` and `den_attack_excess`
 /// were raised after self-play showed den races decide most games.
 pub const W: Weights = Weights {
@@ -75,8 +134,9 @@ const UNREACHABLE: u8 = 99;
 
 /// The evaluation's tables for one rule set, built once when the rules change.
 #[derive(Clone, Debug)]
-pub(crate) struct Evaluator {
-    pub rules: Rules,
+pub struct Evaluator {
+    pub(crate) rules: Rules,
+    w: Weights,
     /// Material + den distance, per side, animal and square (from that side's point of view).
     psq: BySide<[[i32; 63]; 8]>,
     /// Squares each side's animal may step to, terrain-wise.
@@ -88,23 +148,29 @@ pub(crate) struct Evaluator {
     /// Squares within three steps of each side's den.
     den_approach: BySide<Bitboard>,
     /// The material value of each animal for move ordering and pruning margins.
-    pub value: [i32; 8],
+    pub(crate) value: [i32; 8],
     jumpers_exist: bool,
 }
 
 impl Evaluator {
+    /// The evaluator of the engine's weights [`W`].
     pub fn new(rules: &Rules) -> Evaluator {
+        Evaluator::with_weights(rules, W)
+    }
+
+    /// An evaluator with other weights (for tuning).
+    pub fn with_weights(rules: &Rules, w: Weights) -> Evaluator {
         let mut value = [0; 8];
         let mut bank = [Bitboard::EMPTY; 8];
         for animal in Animal::ALL {
-            let mut v = W.rank_value[rules.rank(animal) as usize];
+            let mut v = w.rank_value[rules.rank(animal) as usize];
             let directions = Direction::ALL
                 .into_iter()
                 .filter(|&d| rules.jumps(animal, d))
                 .count() as i32;
-            v += W.jumper * directions / 4;
+            v += w.jumper * directions / 4;
             if rules.can_swim(animal) && rules.water().any() {
-                v += W.swimmer;
+                v += w.swimmer;
             }
             value[animal.index()] = v;
             for sq in Square::all() {
@@ -125,8 +191,8 @@ impl Evaluator {
                 steps_allowed[side][animal.index()] = rules.destinations(side, animal);
                 for sq in Square::all() {
                     let d = distance[sq.index()] as usize;
-                    let bonus = if d < W.den_distance.len() {
-                        W.den_distance[d] * W.den_distance_scale[animal.index()] / 100
+                    let bonus = if d < w.den_distance.len() {
+                        w.den_distance[d] * w.den_distance_scale[animal.index()] / 100
                     } else {
                         0
                     };
@@ -143,6 +209,7 @@ impl Evaluator {
         };
         Evaluator {
             rules: rules.clone(),
+            w,
             psq,
             steps_allowed,
             bank,
@@ -159,7 +226,7 @@ impl Evaluator {
         let blue = self.side_score(pos, Side::Blue);
         let red = self.side_score(pos, Side::Red);
         let score = blue - red;
-        W.tempo
+        self.w.tempo
             + if pos.side_to_move() == Side::Blue {
                 score
             } else {
@@ -179,9 +246,9 @@ impl Evaluator {
             for sq in pos.pieces(Piece::new(side, animal)) {
                 score += psq[a][sq.index()];
                 let reach = STEPS[sq.index()] & self.steps_allowed[side][a] & !own;
-                score += W.mobility[a] * reach.count() as i32;
+                score += self.w.mobility[a] * reach.count() as i32;
                 if self.bank[a].contains(sq) {
-                    score += W.jumper_on_bank;
+                    score += self.w.jumper_on_bank;
                 }
             }
             if self.rules.is_jumper(animal) && pos.pieces(Piece::new(!side, animal)).any() {
@@ -191,29 +258,29 @@ impl Evaluator {
         // Rat–Elephant interplay.
         let has = |s: Side, animal: Animal| pos.pieces(Piece::new(s, animal)).any();
         if has(side, Animal::Rat) && has(!side, Animal::Elephant) {
-            score += W.rat_kills_elephant;
+            score += self.w.rat_kills_elephant;
         }
         if has(side, Animal::Elephant) && !has(!side, Animal::Rat) {
-            score += W.elephant_without_enemy_rat;
+            score += self.w.elephant_without_enemy_rat;
         }
         // River control: a swimmer in the water blocks the enemy's jumps.
         let water = self.rules.water();
         if enemy_has_jumpers && self.jumpers_exist && (own & water).any() {
-            score += W.swimmer_blocks_jumps * (own & water).count() as i32;
+            score += self.w.swimmer_blocks_jumps * (own & water).count() as i32;
         }
         // Pieces standing weakened on a trap.
         let weakened = own & self.rules.weakening_squares(!side);
-        score += W.weakened_on_trap * weakened.count() as i32;
+        score += self.w.weakened_on_trap * weakened.count() as i32;
         // Den attack against the enemy, measured against the enemy's defenders.
         let defenders = (enemy & self.den_zone[!side]).count();
         let attackers = (own & self.den_approach[!side]).count();
         if attackers > defenders {
-            score += W.den_attack_excess * (attackers - defenders) as i32;
+            score += self.w.den_attack_excess * (attackers - defenders) as i32;
         }
-        score += W.den_defender
+        score += self.w.den_defender
             * (own & self.den_zone[side])
                 .count()
-                .min(W.den_defenders_counted) as i32;
+                .min(self.w.den_defenders_counted) as i32;
         score
     }
 }
@@ -258,6 +325,14 @@ fn den_distances(rules: &Rules, side: Side, animal: Animal) -> [u8; 63] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn weights_round_trip_through_the_tuning_list() {
+        let v = W.to_vec();
+        let w = W.from_slice(&v);
+        assert_eq!(w.to_vec(), v);
+        assert_eq!(format!("{w:?}"), format!("{W:?}"));
+    }
 
     #[test]
     fn start_position_is_balanced() {

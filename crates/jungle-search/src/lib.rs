@@ -2,7 +2,7 @@
 
 mod bench;
 mod engine;
-mod eval;
+pub mod eval;
 mod iterate;
 mod movepick;
 mod search;
@@ -13,6 +13,6 @@ mod types;
 
 pub use bench::{BENCH_DEPTH, BenchPosition, BenchReport, bench, bench_positions};
 pub use engine::{Engine, best_move};
-pub use eval::{W as EVAL_WEIGHTS, Weights};
+pub use eval::{Evaluator, W as EVAL_WEIGHTS, Weights};
 pub use search::Features;
 pub use types::{Clock, EngineOptions, Limits, Score, SearchInfo, SearchResult, StopHandle};
