@@ -4,6 +4,7 @@
 //! session panic or lose its position.
 
 use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -39,6 +40,10 @@ pub struct Session<R, W> {
     /// The engine while idle; `None` while a search thread holds it.
     engine: Option<Engine>,
     search: Option<JoinHandle<Engine>>,
+    /// True from `go` until the search thread is about to write `bestmove`. The thread's handle is not yet
+    /// finished when the GUI reads `bestmove` and answers with the next `go`, so `is_finished` alone would
+    /// drop that `go` (a match runner then waits forever).
+    searching: Arc<AtomicBool>,
     stop: StopHandle,
     rules: Rules,
     game: Game,
@@ -63,6 +68,7 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
             options: engine.options().clone(),
             engine: Some(engine),
             search: None,
+            searching: Arc::new(AtomicBool::new(false)),
             game: Game::new(rules.clone()),
             rules,
             clear_pending: false,
@@ -111,7 +117,7 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
     }
 
     fn is_searching(&self) -> bool {
-        self.search.as_ref().is_some_and(|h| !h.is_finished())
+        self.search.is_some() && self.searching.load(Ordering::SeqCst)
     }
 
     /// The engine, waiting for a finished (or stopping) search thread to hand it back.
@@ -262,11 +268,14 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
         let mut engine = self.engine.take().expect("taken above");
         self.stop.clear();
         let out = Arc::clone(&self.out);
+        let searching = Arc::clone(&self.searching);
+        searching.store(true, Ordering::SeqCst);
         self.search = Some(std::thread::spawn(move || {
             let info_out = Arc::clone(&out);
             let result = engine.go(&limits, &mut |info| {
                 let _ = send(&info_out, &Response::Info(info.clone()));
             });
+            searching.store(false, Ordering::SeqCst);
             let _ = send(
                 &out,
                 &Response::BestMove {
