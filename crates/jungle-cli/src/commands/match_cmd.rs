@@ -161,12 +161,7 @@ pub fn run(cli: Args) -> anyhow::Result<ExitCode> {
     let forfeits: Vec<_> = summary
         .games
         .iter()
-        .filter(|g| {
-            matches!(
-                g.termination,
-                "time forfeit" | "illegal move" | "abandoned"
-            )
-        })
+        .filter(|g| matches!(g.termination, "time forfeit" | "illegal move" | "abandoned"))
         .collect();
     if !forfeits.is_empty() {
         println!("Forfeits:");
@@ -189,11 +184,11 @@ fn take_rating_interval(mut flags: Vec<String>) -> anyhow::Result<(Vec<String>, 
         return Ok((flags, 10));
     };
     let value = flags.get(i + 1).cloned().unwrap_or_default();
-    let n: usize = value
-        .parse()
-        .ok()
-        .filter(|&n| n > 0)
-        .ok_or_else(|| bad_input(format!("-ratinginterval: bad value \"{value}\": expected a number of games (1 or more)")))?;
+    let n: usize = value.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+        bad_input(format!(
+            "-ratinginterval: bad value \"{value}\": expected a number of games (1 or more)"
+        ))
+    })?;
     flags.drain(i..(i + 2).min(flags.len()));
     Ok((flags, n))
 }
@@ -210,7 +205,10 @@ fn progress_message(standings: &Standings, sprt: Option<SprtState>, two: bool) -
         wld.draws,
         wld.score() * 100.0
     );
-    if let Some(est) = wld.elo().filter(|e| e.elo.is_finite() && e.error.is_finite()) {
+    if let Some(est) = wld
+        .elo()
+        .filter(|e| e.elo.is_finite() && e.error.is_finite())
+    {
         msg.push_str(&format!(" Elo {est}"));
     }
     msg.push_str(&format!(" LOS {:.1}%", wld.los() * 100.0));
