@@ -1,26 +1,47 @@
 //! Opponents: what chooses a move when it is not a person's turn, and the background thread that runs it so
-//! the screen stays responsive while the engine thinks.
+//! the screen stays responsive while the engine thinks (and can show how deep it has looked).
 
 use std::fmt;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use jungle_rules::{Game, Move};
 use jungle_search::{Engine, EngineOptions, Limits, Score};
+
+/// What a chooser is asked, and how it reports while it works.
+pub struct SearchRequest<'a> {
+    pub game: &'a Game,
+    /// Skill level, 1 (weakest) to 8 (full strength).
+    pub level: u8,
+    pub movetime: Duration,
+    /// Set when the answer is no longer wanted (an undo, a new game): the chooser may stop early.
+    pub cancelled: &'a AtomicBool,
+    /// Takes a few words of progress (`depth 7, +0.35`) as the search deepens.
+    pub progress: &'a mut dyn FnMut(String),
+}
+
+impl fmt::Debug for SearchRequest<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SearchRequest")
+            .field("level", &self.level)
+            .field("movetime", &self.movetime)
+            .finish_non_exhaustive()
+    }
+}
 
 /// Something that picks a move for the side to move of a game.
 pub trait MoveChooser: Send + Sync {
     /// A legal move at a skill level (1–8) within about `movetime`; `None` only when there is no legal move.
     fn choose(&self, game: &Game, level: u8, movetime: Duration) -> Option<Move>;
-    /// As [`MoveChooser::choose`], with a few words about the search for the screen (depth, score).
-    fn choose_explained(
-        &self,
-        game: &Game,
-        level: u8,
-        movetime: Duration,
-    ) -> (Option<Move>, Option<String>) {
-        (self.choose(game, level, movetime), None)
+    /// As [`MoveChooser::choose`], reporting progress, stopping early when cancelled, and ending with a few
+    /// words about the search for the screen (depth, score).
+    fn search(&self, request: SearchRequest<'_>) -> (Option<Move>, Option<String>) {
+        (
+            self.choose(request.game, request.level, request.movetime),
+            None,
+        )
     }
     /// The name shown on screen and written to the record.
     fn name(&self) -> String;
@@ -47,15 +68,30 @@ pub struct Answer {
     pub elapsed: Duration,
 }
 
+/// What a search thread sends back.
+enum Message {
+    Progress { ticket: u64, text: String },
+    Done(Answer),
+}
+
+/// The search whose answer is awaited.
+#[derive(Debug)]
+struct Pending {
+    ticket: u64,
+    purpose: Purpose,
+    cancelled: Arc<AtomicBool>,
+}
+
 /// Runs a [`MoveChooser`] on background threads, one search at a time as far as the caller is concerned:
 /// each request gets a ticket, and only the answer to the latest ticket counts (an undo or a new game
-/// makes an answer still being computed stale).
+/// cancels the search and makes any late answer stale).
 pub struct Thinker {
     chooser: Arc<dyn MoveChooser>,
-    answers_tx: Sender<Answer>,
-    answers: Receiver<Answer>,
+    messages_tx: Sender<Message>,
+    messages: Receiver<Message>,
     last_ticket: u64,
-    pending: Option<(u64, Purpose)>,
+    pending: Option<Pending>,
+    progress: Option<String>,
 }
 
 impl fmt::Debug for Thinker {
@@ -63,19 +99,21 @@ impl fmt::Debug for Thinker {
         f.debug_struct("Thinker")
             .field("chooser", &self.chooser.name())
             .field("pending", &self.pending)
+            .field("progress", &self.progress)
             .finish()
     }
 }
 
 impl Thinker {
     pub fn new(chooser: Arc<dyn MoveChooser>) -> Thinker {
-        let (answers_tx, answers) = mpsc::channel();
+        let (messages_tx, messages) = mpsc::channel();
         Thinker {
             chooser,
-            answers_tx,
-            answers,
+            messages_tx,
+            messages,
             last_ticket: 0,
             pending: None,
+            progress: None,
         }
     }
 
@@ -83,43 +121,66 @@ impl Thinker {
         self.chooser.name()
     }
 
-    /// Starts a search of `game` (a copy) on a new thread; any earlier pending search is forgotten.
+    /// Starts a search of `game` (a copy) on a new thread; an earlier pending search is cancelled.
     pub fn start(&mut self, game: &Game, purpose: Purpose, level: u8, movetime: Duration) {
+        self.cancel();
         self.last_ticket += 1;
         let ticket = self.last_ticket;
-        self.pending = Some((ticket, purpose));
+        let cancelled = Arc::new(AtomicBool::new(false));
+        self.pending = Some(Pending {
+            ticket,
+            purpose,
+            cancelled: Arc::clone(&cancelled),
+        });
         let game = game.clone();
         let chooser = Arc::clone(&self.chooser);
-        let tx = self.answers_tx.clone();
+        let tx = self.messages_tx.clone();
         std::thread::spawn(move || {
-            let started = std::time::Instant::now();
-            let (best, note) = chooser.choose_explained(&game, level, movetime);
-            let elapsed = started.elapsed();
-            // The receiver is gone only when the app has quit: nothing left to tell.
-            let _ = tx.send(Answer {
+            let started = Instant::now();
+            let progress_tx = tx.clone();
+            // Send errors mean the app has quit: nobody is left to tell.
+            let mut progress = |text: String| {
+                let _ = progress_tx.send(Message::Progress { ticket, text });
+            };
+            let (best, note) = chooser.search(SearchRequest {
+                game: &game,
+                level,
+                movetime,
+                cancelled: &cancelled,
+                progress: &mut progress,
+            });
+            let _ = tx.send(Message::Done(Answer {
                 ticket,
                 purpose,
                 best,
                 note,
-                elapsed,
-            });
+                elapsed: started.elapsed(),
+            }));
         });
     }
 
     /// The purpose of the search still running, if any.
     pub fn pending(&self) -> Option<Purpose> {
-        self.pending.map(|(_, purpose)| purpose)
+        self.pending.as_ref().map(|p| p.purpose)
     }
 
-    /// Forgets the running search: its answer will be ignored.
+    /// The latest progress words of the running search.
+    pub fn progress(&self) -> Option<&str> {
+        self.progress.as_deref()
+    }
+
+    /// Stops the running search: its answer, if one still comes, is ignored.
     pub fn cancel(&mut self) {
-        self.pending = None;
+        if let Some(pending) = self.pending.take() {
+            pending.cancelled.store(true, Ordering::Relaxed);
+        }
+        self.progress = None;
     }
 
     /// The answer to the latest search if it has arrived (never blocks).
     pub fn poll(&mut self) -> Option<Answer> {
-        while let Ok(answer) = self.answers.try_recv() {
-            if let Some(answer) = self.accept(answer) {
+        while let Ok(message) = self.messages.try_recv() {
+            if let Some(answer) = self.take(message) {
                 return Some(answer);
             }
         }
@@ -128,12 +189,12 @@ impl Thinker {
 
     /// Waits up to `timeout` for the answer to the latest search.
     pub fn wait(&mut self, timeout: Duration) -> Option<Answer> {
-        let deadline = std::time::Instant::now() + timeout;
+        let deadline = Instant::now() + timeout;
         while self.pending.is_some() {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            match self.answers.recv_timeout(left) {
-                Ok(answer) => {
-                    if let Some(answer) = self.accept(answer) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.messages.recv_timeout(left) {
+                Ok(message) => {
+                    if let Some(answer) = self.take(message) {
                         return Some(answer);
                     }
                 }
@@ -143,10 +204,17 @@ impl Thinker {
         None
     }
 
-    fn accept(&mut self, answer: Answer) -> Option<Answer> {
-        match self.pending {
-            Some((ticket, _)) if ticket == answer.ticket => {
+    /// Keeps the latest search's progress and answer; drops what stale searches send.
+    fn take(&mut self, message: Message) -> Option<Answer> {
+        let current = self.pending.as_ref().map(|p| p.ticket);
+        match message {
+            Message::Progress { ticket, text } if Some(ticket) == current => {
+                self.progress = Some(text);
+                None
+            }
+            Message::Done(answer) if Some(answer.ticket) == current => {
                 self.pending = None;
+                self.progress = None;
                 Some(answer)
             }
             _ => None,
@@ -160,22 +228,28 @@ pub struct JungleEngine;
 
 impl MoveChooser for JungleEngine {
     fn choose(&self, game: &Game, level: u8, movetime: Duration) -> Option<Move> {
-        self.choose_explained(game, level, movetime).0
+        jungle_search::best_move(game, level, movetime)
     }
 
-    fn choose_explained(
-        &self,
-        game: &Game,
-        level: u8,
-        movetime: Duration,
-    ) -> (Option<Move>, Option<String>) {
+    fn search(&self, request: SearchRequest<'_>) -> (Option<Move>, Option<String>) {
         let mut engine = Engine::new(EngineOptions {
-            skill_level: level,
+            skill_level: request.level,
             move_overhead_ms: 0,
             ..EngineOptions::default()
         });
-        engine.set_game(game);
-        let result = engine.go(&Limits::movetime(movetime), &mut |_| {});
+        engine.set_game(request.game);
+        let stop = engine.stop_handle();
+        let result = engine.go(&Limits::movetime(request.movetime), &mut |info| {
+            // Checked after each finished depth: a cancelled search ends at the next one.
+            if request.cancelled.load(Ordering::Relaxed) {
+                stop.stop();
+            }
+            (request.progress)(format!(
+                "depth {}, {}",
+                info.depth,
+                describe_score(info.score)
+            ));
+        });
         let note = result
             .best_move
             .map(|_| format!("depth {}, {}", result.depth, describe_score(result.score)));
@@ -244,6 +318,39 @@ mod tests {
         assert_eq!(thinker.pending(), None);
         std::thread::sleep(Duration::from_millis(20));
         assert_eq!(thinker.poll(), None, "the stale hint is dropped");
+    }
+
+    #[test]
+    fn the_engine_reports_progress_and_stops_when_cancelled() {
+        let game = Game::new(Rules::default());
+        let mut reports = Vec::new();
+        let cancelled = AtomicBool::new(false);
+        let (best, note) = JungleEngine.search(SearchRequest {
+            game: &game,
+            level: 8,
+            movetime: Duration::from_millis(100),
+            cancelled: &cancelled,
+            progress: &mut |text| reports.push(text),
+        });
+        assert!(game.legal_moves().contains(best.unwrap()));
+        assert!(note.unwrap().starts_with("depth "));
+        assert!(
+            reports.first().is_some_and(|r| r.starts_with("depth 1, ")),
+            "{reports:?}"
+        );
+
+        // Cancelled from the start: the search stops after its first depth instead of using its time.
+        let cancelled = AtomicBool::new(true);
+        let mut depths = 0;
+        let (best, _) = JungleEngine.search(SearchRequest {
+            game: &game,
+            level: 8,
+            movetime: Duration::from_secs(600),
+            cancelled: &cancelled,
+            progress: &mut |_| depths += 1,
+        });
+        assert!(best.is_some(), "a stopped search still names a move");
+        assert!(depths <= 2, "{depths} depths after the stop");
     }
 
     #[test]

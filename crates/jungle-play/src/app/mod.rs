@@ -200,6 +200,10 @@ impl App {
     pub fn thinking(&self) -> Option<Purpose> {
         self.thinker.pending()
     }
+    /// How far the running search has got (`depth 7, +0.35`), once it has said.
+    pub fn thinking_progress(&self) -> Option<&str> {
+        self.thinker.progress()
+    }
     pub fn is_engine(&self, side: Side) -> bool {
         self.engine_sides[side]
     }

@@ -73,8 +73,16 @@ pub(super) fn draw_panel(frame: &mut Frame, area: Rect, app: &App) {
         .map(|tc| format!(" · clock {tc}"))
         .unwrap_or_default();
     lines.push(Line::raw(format!("Mode: {mode}{tc}")));
-    if let Some(note) = app.engine_note() {
-        lines.push(Line::raw(format!("Engine: {note}")));
+    match (app.thinking(), app.thinking_progress()) {
+        (Some(_), Some(progress)) => lines.push(Line::styled(
+            format!("Engine: thinking, {progress}"),
+            Style::new().fg(Color::Yellow),
+        )),
+        _ => {
+            if let Some(note) = app.engine_note() {
+                lines.push(Line::raw(format!("Engine: {note}")));
+            }
+        }
     }
     lines.push(Line::raw(format!("Rules: {}", game.rules())));
     for text in rules_summary(app) {
