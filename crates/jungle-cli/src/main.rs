@@ -26,6 +26,8 @@ enum Command {
     Rules(commands::rules::Args),
     /// Draw a position as a board in the terminal.
     Show(commands::show::Args),
+    /// Endgame tablebases: generate, probe, stats, verify.
+    Tb(commands::tb::Args),
     /// Play engine-vs-engine matches and tournaments (cutechess-style flags), with Elo, SPRT and PGN.
     Match(commands::match_cmd::Args),
     /// Speak the engine protocol (UCI for Jungle) on standard input and output.
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => commands::moves::run(args),
         Command::Rules(args) => commands::rules::run(args),
         Command::Show(args) => commands::show::run(args),
+        Command::Tb(args) => commands::tb::run(args),
         Command::Match(args) => commands::match_cmd::run(args),
         Command::Uci(args) => commands::uci::run(args),
         Command::Bench(args) => commands::bench::run(args),

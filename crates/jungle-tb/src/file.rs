@@ -113,12 +113,16 @@ pub fn read_header(path: &Path) -> Result<Header, TbError> {
 }
 
 fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, TbError> {
-    let mut r = Reader { bytes, at: 0, path };
-    if r.take(8)? != MAGIC {
+    if !bytes.starts_with(MAGIC) {
         return Err(TbError::BadMagic {
             path: path.to_path_buf(),
         });
     }
+    let mut r = Reader {
+        bytes,
+        at: MAGIC.len(),
+        path,
+    };
     let version = u16::from_le_bytes(r.array()?);
     if version != FORMAT_VERSION {
         return Err(TbError::Version {

@@ -8,4 +8,5 @@ pub mod play;
 pub mod rules;
 pub mod serve;
 pub mod show;
+pub mod tb;
 pub mod uci;

@@ -1,0 +1,339 @@
+//! `jungle tb`: endgame tablebases.
+//!
+//! - `jungle tb generate --pieces N [--rules STRING] [--material KEY…] --out DIR [--threads N] [--memory-mb M]`
+//! - `jungle tb probe --dir DIR --fen FEN [--rules STRING]`: first line `wdl win|draw|loss` (side to move),
+//!   second `plies N` (`plies -` for a draw), then every legal move with its value for the mover, best first.
+//! - `jungle tb stats DIR`: per material positions, wins/draws/losses and the longest win with its position.
+//! - `jungle tb verify DIR`: checks every stored value against its successors (exit 1 on a mismatch).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressStyle};
+use jungle_rules::{Position, Rules};
+use jungle_tb::{
+    BuildEvent, BuildOptions, Material, MaterialReport, Stage, Tablebases, TbError, file,
+    report_for, verify_table,
+};
+
+use crate::input::{bad_input, parse_rules};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: TbCommand,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum TbCommand {
+    /// Generate the tables of every material with up to N pieces (or of the given materials).
+    Generate(GenerateArgs),
+    /// Look a position up: its value, then every legal move's value.
+    Probe(ProbeArgs),
+    /// Per-material figures of a directory of tables.
+    Stats(DirArgs),
+    /// Check every stored value against its successors.
+    Verify(DirArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct GenerateArgs {
+    /// Generate every material with 2 to N pieces (with --material: the most pieces allowed).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=6))]
+    pieces: Option<u8>,
+    /// The rule option string the tables are made under; default: the standard rules.
+    #[arg(long, default_value = "")]
+    rules: String,
+    /// Only these materials (keys such as LR-e: Blue's animals in capitals, '-', Red's), with the smaller
+    /// materials they need.
+    #[arg(long, num_args = 1..)]
+    material: Vec<String>,
+    /// The directory to write the tables to (created if needed; existing intact tables are kept).
+    #[arg(long)]
+    out: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// The most working memory for one material, in MB.
+    #[arg(long, default_value_t = 12_000)]
+    memory_mb: u64,
+}
+
+#[derive(Debug, clap::Args)]
+struct ProbeArgs {
+    /// The directory of tables.
+    #[arg(long)]
+    dir: PathBuf,
+    /// The position (RULES.md FEN).
+    #[arg(long)]
+    fen: String,
+    /// The rule option string; must be the rules the tables were made under. Default: the standard rules.
+    #[arg(long, default_value = "")]
+    rules: String,
+}
+
+#[derive(Debug, clap::Args)]
+struct DirArgs {
+    /// The directory of tables.
+    dir: PathBuf,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.command {
+        TbCommand::Generate(a) => generate(a),
+        TbCommand::Probe(a) => probe(a),
+        TbCommand::Stats(a) => stats(&a.dir),
+        TbCommand::Verify(a) => verify(&a.dir),
+    }
+}
+
+/// File and rules problems are the user's input; anything else is a failure while working.
+fn classify(e: TbError) -> anyhow::Error {
+    match e {
+        TbError::Io { .. } => anyhow::Error::new(e),
+        _ => bad_input(e),
+    }
+}
+
+fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
+    let rules = parse_rules(&args.rules)?;
+    let mut materials = Vec::new();
+    for key in &args.material {
+        let m: Material = key.parse().map_err(bad_input)?;
+        if let Some(n) = args.pieces
+            && m.piece_count() > usize::from(n)
+        {
+            return Err(bad_input(format!(
+                "material {key} has {} pieces, more than --pieces {n}",
+                m.piece_count()
+            )));
+        }
+        materials.push(m);
+    }
+    if materials.is_empty() {
+        let Some(n) = args.pieces else {
+            return Err(bad_input("tb generate needs --pieces N or --material KEY"));
+        };
+        for k in 2..=usize::from(n) {
+            materials.extend(Material::all_with(k, &rules));
+        }
+    }
+    let options = BuildOptions {
+        out: args.out.clone(),
+        materials,
+        memory_limit: args.memory_mb << 20,
+        threads: args.threads,
+    };
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} indices  {msg}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let planned = Mutex::new(0u64);
+    let started = Instant::now();
+    let on_event = |event: BuildEvent| match event {
+        BuildEvent::Plan(plan) => {
+            let total: u64 = plan.iter().map(|(_, n)| n).sum();
+            *planned.lock().expect("not poisoned") = total;
+            bar.set_length(total);
+            bar.println(format!(
+                "plan: {} materials, {total} indices, rules {rules}",
+                plan.len()
+            ));
+        }
+        BuildEvent::Start { material, .. } => bar.set_message(format!("{material}: scanning")),
+        BuildEvent::Stage { material, stage } => match stage {
+            Stage::Scan { done, total } => bar.set_message(format!(
+                "{material}: scanning {}%",
+                done * 100 / total.max(1)
+            )),
+            Stage::Level { plies, decided } => {
+                bar.set_message(format!("{material}: distance {plies}, {decided} decided"))
+            }
+        },
+        BuildEvent::Done(report) => {
+            bar.inc(report.indices);
+            bar.suspend(|| println!("{}", report_line(&report)));
+        }
+    };
+    let reports = jungle_tb::build(&rules, &options, &on_event).map_err(classify)?;
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    print_totals(&reports, seconds);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn report_line(r: &MaterialReport) -> String {
+    let longest = match (r.stats.longest_win, &r.longest_win_fen) {
+        (Some((n, _)), Some(fen)) => format!("longest win {n} plies ({fen})"),
+        _ => "no wins".to_string(),
+    };
+    let how = if r.kept {
+        "kept existing file".to_string()
+    } else {
+        format!(
+            "{:.2} s, {:.1} MB working memory",
+            r.seconds,
+            r.working_bytes as f64 / 1048576.0
+        )
+    };
+    format!(
+        "{} positions {} wins {} draws {} losses {} file {} bytes, {how}; {longest}",
+        r.material, r.stats.positions, r.stats.wins, r.stats.draws, r.stats.losses, r.file_bytes
+    )
+}
+
+fn print_totals(reports: &[MaterialReport], seconds: f64) {
+    let positions: u64 = reports.iter().map(|r| r.stats.positions).sum();
+    let bytes: u64 = reports.iter().map(|r| r.file_bytes).sum();
+    let working = reports.iter().map(|r| r.working_bytes).max().unwrap_or(0);
+    println!(
+        "total {} materials, {positions} positions, {bytes} bytes on disk, {seconds:.1} s, largest working set {:.1} MB, peak resident memory {}",
+        reports.len(),
+        working as f64 / 1048576.0,
+        peak_memory().unwrap_or_else(|| "unknown".to_string())
+    );
+}
+
+/// The process's peak resident memory (Linux `VmHWM`).
+fn peak_memory() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line.trim_start_matches("VmHWM:").trim().to_string())
+}
+
+fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
+    let rules = parse_rules(&args.rules)?;
+    let pos = Position::from_fen(&args.fen, &rules).map_err(bad_input)?;
+    let tables = Tablebases::open(&args.dir, &rules).map_err(classify)?;
+    let Some(value) = tables.probe(&pos) else {
+        let material = Material::of(&pos);
+        let why = if material.blue == 0 || material.red == 0 {
+            "a side without pieces has no table".to_string()
+        } else {
+            format!(
+                "no table for material {} in {}",
+                material.canonical(),
+                args.dir.display()
+            )
+        };
+        return Err(bad_input(format!("cannot probe {}: {why}", args.fen)));
+    };
+    let moves = tables.probe_moves(&pos);
+    if !pos.legal_moves(&rules).is_empty() && moves.is_none() {
+        return Err(bad_input(format!(
+            "cannot value the moves of {}: a successor's table is missing from {}",
+            args.fen,
+            args.dir.display()
+        )));
+    }
+    println!("wdl {}", value.wdl);
+    match value.plies {
+        Some(n) => println!("plies {n}"),
+        None => println!("plies -"),
+    }
+    for (m, v) in moves.unwrap_or_default() {
+        println!("{m} {v}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The rules of a directory's tables (from the first header) and the tables.
+fn open_dir(dir: &Path) -> anyhow::Result<(Rules, Tablebases)> {
+    if !dir.is_dir() {
+        return Err(bad_input(format!("{} is not a directory", dir.display())));
+    }
+    let mut first = None;
+    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == file::EXTENSION) {
+            first = Some(path);
+            break;
+        }
+    }
+    let Some(first) = first else {
+        return Err(bad_input(format!(
+            "no tables (*.{}) in {}",
+            file::EXTENSION,
+            dir.display()
+        )));
+    };
+    let header = file::read_header(&first).map_err(classify)?;
+    let rules: Rules = header.rules.parse().map_err(|e| {
+        bad_input(format!(
+            "{}: rules \"{}\" in header: {e}",
+            first.display(),
+            header.rules
+        ))
+    })?;
+    let tables = Tablebases::open(dir, &rules).map_err(classify)?;
+    Ok((rules, tables))
+}
+
+fn stats(dir: &Path) -> anyhow::Result<ExitCode> {
+    let (rules, tables) = open_dir(dir)?;
+    println!("rules {rules}");
+    let mut total = 0u64;
+    for material in tables.materials() {
+        let table = tables.load(material).map_err(classify)?;
+        let size = std::fs::metadata(file::table_path(dir, material)).map_or(0, |m| m.len());
+        let report = report_for(&table, 0.0, size, 0, true);
+        total += report.stats.positions;
+        let longest = match (report.stats.longest_win, &report.longest_win_fen) {
+            (Some((n, _)), Some(fen)) => format!("longest-win {n} {fen}"),
+            _ => "longest-win -".to_string(),
+        };
+        println!(
+            "{} positions {} wins {} draws {} losses {} bytes {} {longest}",
+            material,
+            report.stats.positions,
+            report.stats.wins,
+            report.stats.draws,
+            report.stats.losses,
+            size
+        );
+    }
+    println!(
+        "total {} materials {total} positions",
+        tables.materials().len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify(dir: &Path) -> anyhow::Result<ExitCode> {
+    let (rules, tables) = open_dir(dir)?;
+    let mut failed = 0;
+    for material in tables.materials() {
+        let table = tables.load(material).map_err(classify)?;
+        let bar = ProgressBar::new(table.indexer().size());
+        bar.set_message(material.to_string());
+        let report = verify_table(&table, &rules, &|m| tables.table(m), &|done, _| {
+            bar.set_position(done)
+        })
+        .map_err(classify)?;
+        bar.finish_and_clear();
+        if report.mismatches == 0 {
+            println!("{material} ok {} positions", report.checked);
+        } else {
+            failed += 1;
+            println!(
+                "{material} FAILED {} of {} positions",
+                report.mismatches, report.checked
+            );
+            for example in &report.examples {
+                println!("  {example}");
+            }
+        }
+    }
+    if failed == 0 {
+        println!("verified {} tables", tables.materials().len());
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!("{failed} tables FAILED");
+        Ok(ExitCode::from(1))
+    }
+}

@@ -1,0 +1,227 @@
+//! `jungle tb` as a user runs it: generate (resumable), probe, stats, verify, and bad input (exit code 2, one
+//! line on stderr).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use jungle_rules::{Position, Rules};
+
+fn jungle(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the jungle binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("utf-8 output")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = jungle(args);
+    assert!(
+        out.status.success(),
+        "jungle {args:?} failed ({:?}): {}",
+        out.status.code(),
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+fn bad(args: &[&str]) -> String {
+    let out = jungle(args);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "jungle {args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "jungle {args:?}: {stderr}");
+    stderr
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("jungle-tb-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn generate_two_piece(dir: &Path, rules: &str) -> String {
+    ok(&[
+        "tb",
+        "generate",
+        "--pieces",
+        "2",
+        "--rules",
+        rules,
+        "--out",
+        dir.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn generate_probe_stats_verify_and_resume() {
+    let dir = scratch("main");
+    let d = dir.to_str().unwrap();
+    let out = generate_two_piece(&dir, "");
+    let total = out.lines().last().unwrap();
+    assert!(
+        total.starts_with("total 36 materials, 85058 positions"),
+        "{out}"
+    );
+    let files = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(files, 36);
+
+    // The Blue Lion next to Red's den wins at once; with Red to move, the Rat cannot stop it.
+    let probe = ok(&["tb", "probe", "--dir", d, "--fen", "7/3L3/7/7/7/7/7/7/r6 w"]);
+    let lines: Vec<&str> = probe.lines().collect();
+    assert_eq!(lines[0], "wdl win");
+    assert_eq!(lines[1], "plies 1");
+    assert_eq!(lines[2], "d8d9 win 1");
+    let rules = Rules::default();
+    let pos = Position::from_fen("7/3L3/7/7/7/7/7/7/r6 w", &rules).unwrap();
+    assert_eq!(lines.len() - 2, pos.legal_moves(&rules).len());
+    let probe = ok(&["tb", "probe", "--dir", d, "--fen", "7/3L3/7/7/7/7/7/7/r6 b"]);
+    assert!(probe.starts_with("wdl loss\nplies 2\n"), "{probe}");
+    assert!(
+        probe.lines().skip(2).all(|l| l.ends_with("loss 2")),
+        "{probe}"
+    );
+
+    // A finished game needs no table; a draw has no distance.
+    let probe = ok(&["tb", "probe", "--dir", d, "--fen", "3L3/7/7/7/7/7/7/7/r6 b"]);
+    assert_eq!(probe, "wdl loss\nplies 0\n");
+
+    let stats = ok(&["tb", "stats", d]);
+    assert!(stats.starts_with("rules standard\n"), "{stats}");
+    assert!(stats.contains("\nL-r positions "), "{stats}");
+    assert!(
+        stats.ends_with("total 36 materials 85058 positions\n"),
+        "{stats}"
+    );
+
+    let verify = ok(&["tb", "verify", d]);
+    assert!(verify.ends_with("verified 36 tables\n"), "{verify}");
+
+    // Resume: intact files are kept; a damaged one is made again.
+    let damaged = dir.join("L-r.jtb");
+    let bytes = std::fs::read(&damaged).unwrap();
+    std::fs::write(&damaged, &bytes[..bytes.len() / 2]).unwrap();
+    let again = generate_two_piece(&dir, "");
+    assert_eq!(again.matches("kept existing file").count(), 35, "{again}");
+    assert_eq!(std::fs::read(&damaged).unwrap(), bytes);
+
+    // Tables made under other rules are refused, by probe and by generate into the same directory.
+    let e = bad(&[
+        "tb",
+        "probe",
+        "--dir",
+        d,
+        "--rules",
+        "modern",
+        "--fen",
+        "7/3L3/7/7/7/7/7/7/r6 w",
+    ]);
+    assert!(
+        e.contains("rules \"standard\"") && e.contains("lion-tiger=equal"),
+        "{e}"
+    );
+    let e = bad(&[
+        "tb", "generate", "--pieces", "2", "--rules", "modern", "--out", d,
+    ]);
+    assert!(e.contains("not under the requested rules"), "{e}");
+
+    // Positions the tables do not cover.
+    let e = bad(&[
+        "tb",
+        "probe",
+        "--dir",
+        d,
+        "--fen",
+        "7/3L3/7/7/7/7/7/7/r5e w",
+    ]);
+    assert!(e.contains("no table for material ER-l"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn probe_values_every_move_for_three_pieces() {
+    let dir = scratch("three");
+    let d = dir.to_str().unwrap();
+    let out = ok(&["tb", "generate", "--material", "LR-e", "--out", d]);
+    assert!(out.contains("LR-e positions"), "{out}");
+    let fen = "4e2/7/7/7/7/7/7/1R5/L6 w";
+    let probe = ok(&["tb", "probe", "--dir", d, "--fen", fen]);
+    let lines: Vec<&str> = probe.lines().collect();
+    let (wdl, plies) = (lines[0], lines[1]);
+    // The first move listed is the best, and carries the position's own value.
+    let best: Vec<&str> = lines[2].split(' ').collect();
+    assert_eq!(format!("wdl {}", best[1]), wdl);
+    assert_eq!(format!("plies {}", best[2]), plies);
+    let verify = ok(&["tb", "verify", d]);
+    assert!(verify.contains("LR-e ok"), "{verify}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_is_refused_with_one_line() {
+    let dir = scratch("bad");
+    let d = dir.to_str().unwrap();
+    assert!(bad(&["tb", "generate", "--material", "LX-r", "--out", d]).contains("'X'"));
+    assert!(bad(&["tb", "generate", "--material", "LR", "--out", d]).contains("'-'"));
+    assert!(bad(&["tb", "generate", "--out", d]).contains("--pieces"));
+    assert!(
+        bad(&[
+            "tb",
+            "generate",
+            "--pieces",
+            "2",
+            "--material",
+            "LR-e",
+            "--out",
+            d
+        ])
+        .contains("more than --pieces 2")
+    );
+    assert!(
+        bad(&[
+            "tb",
+            "generate",
+            "--pieces",
+            "2",
+            "--rules",
+            "tiger-swims=true",
+            "--out",
+            d
+        ])
+        .contains("tiger-swims")
+    );
+    assert!(bad(&["tb", "generate", "--pieces", "9", "--out", d]).contains("9"));
+    assert!(
+        bad(&[
+            "tb",
+            "generate",
+            "--material",
+            "CR-e",
+            "--rules",
+            "animal-checkers",
+            "--out",
+            d
+        ])
+        .contains("not in play")
+    );
+    bad(&[
+        "tb",
+        "probe",
+        "--dir",
+        "/nonexistent/tables",
+        "--fen",
+        "7/3L3/7/7/7/7/7/7/r6 w",
+    ]);
+    bad(&["tb", "stats", "/nonexistent/tables"]);
+    bad(&["tb", "verify", "/nonexistent/tables"]);
+    std::fs::create_dir_all(&dir).unwrap();
+    assert!(bad(&["tb", "stats", d]).contains("no tables"));
+    bad(&["tb", "probe", "--dir", d, "--fen", "not a fen"]);
+    std::fs::write(dir.join("R-r.jtb"), b"garbage").unwrap();
+    assert!(bad(&["tb", "stats", d]).contains("not a Jungle tablebase"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
