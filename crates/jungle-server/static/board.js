@@ -126,7 +126,7 @@ class JungleBoard {
           }
         } else if (kind === "trap") {
           svgEl("rect", { x: x + 8, y: y + 8, width: 84, height: 84, class: `trap-mark ${TRAPS[sq]}` }, squares);
-          const t = svgEl("text", { x: x + 50, y: y + 94, class: "terrain-label" }, squares);
+          const t = svgEl("text", { x: x + 50, y: y + 24, class: "terrain-label" }, squares);
           t.textContent = "陷阱";
         } else if (kind === "den") {
           svgEl("path", { d: `M${x + 20} ${y + 80} L${x + 50} ${y + 22} L${x + 80} ${y + 80} Z`, class: `den-mark ${DENS[sq]}` }, squares);

@@ -165,8 +165,9 @@ function drawStatus() {
   $("draw-offer").hidden = !(view.seat && s.draw_offer && s.draw_offer !== view.seat && !s.outcome);
   const playing = Boolean(view.seat) && !s.outcome;
   $("resign").disabled = !playing;
-  $("offer-draw").disabled = !playing || s.draw_offer === view.seat;
-  $("offer-draw").textContent = s.draw_offer === view.seat ? "½ Draw offered" : "½ Offer draw";
+  const iOffered = Boolean(view.seat) && s.draw_offer === view.seat;
+  $("offer-draw").disabled = !playing || iOffered;
+  $("offer-draw").textContent = iOffered ? "½ Draw offered" : "½ Offer draw";
   $("takeback").hidden = !(s.mode === "engine" && view.seat);
   $("takeback").disabled = s.thinking || s.ply === 0;
   $("replay-link").href = `/replay/${gameId}`;

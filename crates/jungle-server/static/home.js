@@ -47,7 +47,7 @@ $("import").addEventListener("submit", async (event) => {
 function describe(game) {
   const blue = game.blue_name || (game.engine_side === "blue" ? `Engine ${game.engine_level}` : "Blue");
   const red = game.red_name || (game.engine_side === "red" ? `Engine ${game.engine_level}` : "Red");
-  return `${blue} vs ${red}`;
+  return game.mode === "friend" ? `${blue} vs ${red} (friends)` : `${blue} vs ${red}`;
 }
 
 function fill(list, games, finished) {

@@ -20,8 +20,8 @@ async function load() {
   $("download").href = `/api/games/${gameId}/pgn`;
   $("live-link").href = `/game/${gameId}`;
   $("live-link").hidden = game.mode === "import";
-  $("summary").textContent = `${game.players.blue} (Blue) vs ${game.players.red} (Red) · ` +
-    (game.outcome ? game.outcome.text : "in progress") + ` · rules: ${game.rules}`;
+  $("summary").textContent = `Blue: ${game.players.blue} · Red: ${game.players.red} · ` +
+    (game.outcome ? game.outcome.text : "in progress") + (game.rules === "standard" ? "" : ` · rules: ${game.rules}`);
   draw();
 }
 

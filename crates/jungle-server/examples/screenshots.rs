@@ -1,0 +1,122 @@
+//! Takes the screenshots in docs/screenshots/ with headless Chromium:
+//! `cargo run -p jungle-server --example screenshots -- [OUT_DIR]` (default `docs/screenshots`).
+//!
+//! Starts a server on a throwaway database, plays a few engine moves into a timed friend game, and
+//! photographs the home page, that game in progress (desktop and phone sizes) and its replay page with the
+//! engine's analysis.
+
+#[path = "../tests/support/browser.rs"]
+mod browser;
+
+use std::time::Duration;
+
+use browser::{Chrome, click, wait_until};
+use chromiumoxide::page::ScreenshotParams;
+use jungle_rules::Side;
+use jungle_server::{Config, NewGame, Server};
+
+async fn shoot(page: &chromiumoxide::Page, path: &std::path::Path) {
+    page.evaluate("window.scrollTo(0, 0)")
+        .await
+        .expect("scrolling");
+    let png = page
+        .screenshot(ScreenshotParams::builder().full_page(false).build())
+        .await
+        .expect("a screenshot");
+    std::fs::write(path, png).expect("the screenshot is written");
+    println!("wrote {}", path.display());
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let out = std::path::PathBuf::from(
+        std::env::args()
+            .nth(1)
+            .unwrap_or_else(|| "docs/screenshots".to_string()),
+    );
+    std::fs::create_dir_all(&out).unwrap();
+    let db = std::env::temp_dir().join(format!("jungle-shots-{}.db", std::process::id()));
+    let config = Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        db: db.clone(),
+        engine_threads: 2,
+    };
+    let server = Server::bind(&config).await.expect("server starts");
+    let addr = server.local_addr().unwrap();
+    let hub = server.state.clone();
+    tokio::spawn(async move { server.run().await });
+
+    // A timed friend game: the creator plays Red, the browser takes the free Blue seat. Both sides' moves
+    // come from the engine, so the position looks like a real game.
+    let timed = NewGame {
+        opponent: "friend".into(),
+        side: Some("red".into()),
+        minutes: Some(5.0),
+        increment: Some(3),
+        ..NewGame::default()
+    };
+    let (room, _, _) = hub.create(&timed).unwrap();
+    for ply in 0..14 {
+        let game = room.lock().game.clone();
+        let mv = jungle_search::best_move(&game, 8, Duration::from_millis(150)).unwrap();
+        let side = if ply % 2 == 0 { Side::Blue } else { Side::Red };
+        // The room checks the side to move; the seat tokens are the HTTP side's business.
+        room.play(&hub.store, Some(side), &mv.to_string()).unwrap();
+    }
+    // Some other games for the home page's lists.
+    for (opponent, level) in [("engine", Some(3)), ("friend", None), ("engine", Some(6))] {
+        let request = NewGame {
+            opponent: opponent.into(),
+            level,
+            side: Some("blue".into()),
+            ..NewGame::default()
+        };
+        let (other, _, _) = hub.create(&request).unwrap();
+        if level == Some(6) {
+            other.resign(&hub.store, Some(Side::Blue)).unwrap();
+        }
+    }
+
+    let chrome = Chrome::launch("screenshots", 1280, 860).await;
+    let home = chrome.person(&format!("http://{addr}/")).await;
+    wait_until(&home, "document.querySelectorAll('#live li a').length >= 2").await;
+    shoot(&home, &out.join("home.png")).await;
+
+    let game_url = format!("http://{addr}/game/{}", room.id);
+    let player = chrome.person(&game_url).await;
+    wait_until(
+        &player,
+        "window.jungle && window.jungle.state && window.jungle.seat === 'blue'",
+    )
+    .await;
+    wait_until(&player, "document.querySelector('[data-movable]')").await;
+    // Show a selected piece with its legal targets.
+    let from: String = browser::eval(
+        &player,
+        "document.querySelector('[data-movable]').dataset.square",
+    )
+    .await;
+    click(&player, &format!("[data-square='{from}']")).await;
+    wait_until(&player, "document.querySelector('[data-target]')").await;
+    shoot(&player, &out.join("game.png")).await;
+
+    let replay = chrome
+        .person(&format!("http://{addr}/replay/{}", room.id))
+        .await;
+    wait_until(&replay, "window.jungle && window.jungle.game").await;
+    click(&replay, "#prev").await;
+    click(&replay, "#analyse").await;
+    wait_until(&replay, "!document.getElementById('analysis').hidden").await;
+    shoot(&replay, &out.join("replay.png")).await;
+
+    let phone = Chrome::launch("screenshots-phone", 390, 844).await;
+    let small = phone.person(&game_url).await;
+    wait_until(&small, "window.jungle && window.jungle.state").await;
+    shoot(&small, &out.join("game-phone.png")).await;
+
+    phone.close().await;
+    chrome.close().await;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+}
