@@ -271,7 +271,19 @@ impl Hub {
             return Ok(None);
         };
         let moves = self.store.moves(id)?;
-        let room = Arc::new(Room::new(id.to_string(), room_state(&record, &moves)?));
+        let mut state = room_state(&record, &moves)?;
+        // A game whose last move ended it but whose ending was not written yet (the process died between
+        // the two writes): write it now, so it leaves the live list.
+        if let (Some(outcome), None) = (state.game.outcome(), &record.result) {
+            self.store.finish(
+                id,
+                outcome.result_str(),
+                outcome.winner.map(side_name),
+                outcome.termination.as_str(),
+            )?;
+            state.recorded_outcome = Some(outcome);
+        }
+        let room = Arc::new(Room::new(id.to_string(), state));
         // Two loads may race: the first one in wins, so everyone shares one room.
         Ok(Some(
             self.rooms().entry(id.to_string()).or_insert(room).clone(),

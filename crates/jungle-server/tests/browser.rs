@@ -6,7 +6,7 @@ mod support;
 #[path = "support/browser.rs"]
 mod browser;
 
-use browser::{Chrome, click, click_move, eval, ply, wait_until};
+use browser::{Chrome, click, click_move, drag_move, eval, ply, wait_until};
 use support::{start, temp_dir};
 
 /// A move for Blue that heads for Red's den (d9): quick games, whoever wins.
@@ -125,7 +125,12 @@ async fn two_friends_play_while_a_third_watches() {
         let mover = if target % 2 == 1 { &ann } else { &bo };
         wait_until(mover, "document.body.dataset.myturn === 'true'").await;
         let mv = legal_moves(mover).await[0].clone();
-        click_move(mover, &mv).await;
+        if target <= 2 {
+            // The first moves are dragged, the rest clicked: both ways work.
+            drag_move(mover, &mv).await;
+        } else {
+            click_move(mover, &mv).await;
+        }
         for page in [&ann, &bo, &cy] {
             wait_until(page, &format!("window.jungle.state.ply === {target}")).await;
         }

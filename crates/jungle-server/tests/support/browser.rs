@@ -159,3 +159,53 @@ pub async fn ply(page: &Page) -> u64 {
     )
     .await
 }
+
+/// Plays a move by dragging: press on the origin square, move through the board in steps, release on the
+/// target (the mouse events a person's drag produces).
+pub async fn drag_move(page: &Page, mv: &str) {
+    use chromiumoxide::cdp::browser_protocol::input::{
+        DispatchMouseEventParams, DispatchMouseEventType, MouseButton,
+    };
+    let centre = |square: String| async move {
+        page.find_element(format!("[data-square='{square}']"))
+            .await
+            .unwrap_or_else(|e| panic!("no square {square}: {e}"))
+            .clickable_point()
+            .await
+            .unwrap_or_else(|e| panic!("square {square} is not on screen: {e}"))
+    };
+    let from = centre(mv[0..2].to_string()).await;
+    let to = centre(mv[2..4].to_string()).await;
+    let event = |kind: DispatchMouseEventType, x: f64, y: f64| {
+        let mut builder = DispatchMouseEventParams::builder()
+            .r#type(kind.clone())
+            .x(x)
+            .y(y)
+            .button(MouseButton::Left);
+        if kind != DispatchMouseEventType::MouseMoved {
+            builder = builder.click_count(1);
+        }
+        builder = builder.buttons(if kind == DispatchMouseEventType::MouseReleased {
+            0
+        } else {
+            1
+        });
+        builder.build().expect("a mouse event")
+    };
+    page.execute(event(DispatchMouseEventType::MouseMoved, from.x, from.y))
+        .await
+        .unwrap();
+    page.execute(event(DispatchMouseEventType::MousePressed, from.x, from.y))
+        .await
+        .unwrap();
+    for step in 1..=8 {
+        let t = f64::from(step) / 8.0;
+        let (x, y) = (from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t);
+        page.execute(event(DispatchMouseEventType::MouseMoved, x, y))
+            .await
+            .unwrap();
+    }
+    page.execute(event(DispatchMouseEventType::MouseReleased, to.x, to.y))
+        .await
+        .unwrap();
+}
