@@ -449,3 +449,53 @@ fn clicks_pick_and_move_pieces_and_levels_change_with_plus_and_minus() {
     assert_eq!(friends.status().kind, StatusKind::Error);
     assert_eq!(friends.config().level, 4);
 }
+
+#[test]
+fn thousands_of_random_keys_never_panic_and_keep_the_game_legal() {
+    // A fixed linear congruential sequence: the same "random" keys every run.
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize
+    };
+    let keys: Vec<KeyCode> = "abcdefg123456789uhtrsnpq?xyz+-=! "
+        .chars()
+        .map(KeyCode::Char)
+        .chain([KeyCode::Esc, KeyCode::Backspace, KeyCode::Tab])
+        // Cursor keys and Enter more often, so that pieces get picked and moved.
+        .chain(
+            [
+                KeyCode::Up,
+                KeyCode::Down,
+                KeyCode::Left,
+                KeyCode::Right,
+                KeyCode::Enter,
+            ]
+            .repeat(8),
+        )
+        .collect();
+    let mut app = app(Mode::TwoPlayers);
+    let mut played = 0;
+    for i in 0..5_000 {
+        let key = keys[next() % keys.len()];
+        let before = app.game().moves().len();
+        app.handle_key(KeyEvent::from(key));
+        played += usize::from(app.game().moves().len() > before);
+        if app.should_quit() {
+            app = common::app(Mode::TwoPlayers);
+        }
+        // The game is always the replay of its own moves from its start.
+        let mut replay =
+            Game::from_position(app.game().rules().clone(), *app.game().start_position());
+        for &m in app.game().moves() {
+            replay.play(m).expect("every move in the game is legal");
+        }
+        if i % 100 == 0 {
+            let _ = render(&app);
+        }
+    }
+    assert!(played > 10, "random keys play moves too ({played})");
+    let _ = std::fs::remove_file(&app.config().save_path);
+}
