@@ -196,3 +196,51 @@ fn watching_the_engine_finish_a_won_position() {
         "{stdout}"
     );
 }
+
+#[test]
+fn garbage_lines_get_answers_not_crashes() {
+    let long = "x".repeat(10_000);
+    let script = format!(
+        "\n   \nzzzz\na1\nä€ß\n{long}\nsave /nonexistent/dir/game.pgn\nsave\nflip\nboard\nhint\nundo\nnew\nmoves\npgn\nhelp\nquit\n"
+    );
+    let out = jungle_play(
+        &[
+            "--mode",
+            "two-players",
+            "--movetime",
+            "20",
+            "--save",
+            "/nonexistent/x.pgn",
+        ],
+        &script,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("error: move \"zzzz\": origin square \"zz\" is not on the board"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("error: line too long (10000 characters)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("error: cannot save to /nonexistent/dir/game.pgn"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("error: cannot save to /nonexistent/x.pgn"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(" 1  L  .  #  *  #  .  T  1"),
+        "the flipped board: {stdout}"
+    );
+    assert!(stdout.contains("hint: "), "{stdout}");
+    assert!(stdout.contains("legal moves: a1b1 a1a2"), "{stdout}");
+    assert!(
+        stdout.contains("[Variant \"Jungle\"]"),
+        "the pgn command prints the record: {stdout}"
+    );
+    assert!(stdout.contains("commands: board, moves"), "{stdout}");
+}

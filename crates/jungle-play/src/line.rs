@@ -9,6 +9,9 @@ use crate::app::{App, StatusKind};
 use crate::render::banner_text;
 use crate::text::board_text;
 
+/// Longer lines are refused without being echoed back.
+const MAX_LINE: usize = 200;
+
 /// How long the line mode waits for one engine search before giving up on it.
 const ENGINE_PATIENCE: Duration = Duration::from_secs(600);
 
@@ -84,6 +87,14 @@ pub fn run_lines(app: &mut App, input: impl BufRead, output: &mut impl Write) ->
         };
         let line = line?;
         app.tick(asked.elapsed());
+        let length = line.chars().count();
+        if length > MAX_LINE {
+            writeln!(
+                output,
+                "error: line too long ({length} characters): type a move like c3c4, or help"
+            )?;
+            continue;
+        }
         let mut words = line.split_whitespace();
         let Some(command) = words.next() else {
             show_board = true;

@@ -457,7 +457,7 @@ impl App {
         self.typed.clear();
         self.paused = false;
         self.dirty = false;
-        self.info(format!("new game: {}", self.welcome()));
+        self.info(format!("new game: {} to move", self.game.side_to_move()));
     }
 
     fn toggle_pause(&mut self) {
