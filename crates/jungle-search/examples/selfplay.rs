@@ -5,7 +5,8 @@
 //!
 //! A configuration is `all`, `none`, or `all-FEATURE,...` / `none+FEATURE,...` with features `nmp` (null move),
 //! `rfp` (reverse futility), `lmr`, `lmp`, `fut` (futility), `asp` (aspiration), `qthreat` (den threats in
-//! quiescence). Prints the score and the Elo difference of A over B with its 95% error.
+//! quiescence), `guard` (no pruning on a den attack); `--weights-a FILE` / `--weights-b FILE` evaluate with the weights listed in FILE (the
+//! `tune fit` output list). Prints the score and the Elo difference of A over B with its 95% error.
 use std::time::Duration;
 
 use jungle_rules::{Game, Outcome, Rules, Side};
@@ -28,6 +29,7 @@ fn features(spec: &str) -> Features {
             "fut" => &mut f.futility,
             "asp" => &mut f.aspiration,
             "qthreat" => &mut f.quiescence_threats,
+            "guard" => &mut f.guarded_pruning,
             other => panic!("unknown feature {other}"),
         };
         *field = on;
@@ -127,10 +129,27 @@ fn main() {
         move_overhead_ms: 0,
         ..EngineOptions::default()
     };
+    let weights = |name: &str| {
+        let path = get(name, "");
+        (!path.is_empty()).then(|| {
+            let list: Vec<i32> = std::fs::read_to_string(&path)
+                .expect("weights file")
+                .split_whitespace()
+                .map(|x| x.parse().expect("a weight"))
+                .collect();
+            jungle_search::EVAL_WEIGHTS.from_slice(&list)
+        })
+    };
     let mut engine_a = Engine::new(options.clone());
     engine_a.set_features(a);
+    if let Some(w) = weights("--weights-a") {
+        engine_a.set_weights(w);
+    }
     let mut engine_b = Engine::new(options.clone());
     engine_b.set_features(b);
+    if let Some(w) = weights("--weights-b") {
+        engine_b.set_weights(w);
+    }
     let mut judge = Engine::new(options);
     let mut rng = Lcg(seed);
     let (mut wins, mut draws, mut losses) = (0, 0, 0);

@@ -99,7 +99,7 @@ fn loss(data: &[(f64, Position)], rules: &Rules, w: Weights, k: f64) -> f64 {
     sum / data.len() as f64
 }
 
-fn fit(path: &str, rules: &Rules) {
+fn fit(path: &str, rules: &Rules, passes: usize) {
     let data: Vec<(f64, Position)> =
         std::io::BufReader::new(std::fs::File::open(path).expect("data file"))
             .lines()
@@ -121,7 +121,7 @@ fn fit(path: &str, rules: &Rules) {
     }
     eprintln!("K = {k}, loss {best:.6}");
     let mut params = EVAL_WEIGHTS.to_vec();
-    for pass in 0..8 {
+    for pass in 0..passes {
         let mut improved = false;
         for i in 0..params.len() {
             let step = (params[i].abs() / 10).max(2);
@@ -143,6 +143,9 @@ fn fit(path: &str, rules: &Rules) {
         }
     }
     println!("{:#?}", EVAL_WEIGHTS.from_slice(&params));
+    let list: Vec<String> = params.iter().map(ToString::to_string).collect();
+    std::fs::write(format!("{path}.weights"), list.join(" ") + "\n").expect("weights file");
+    eprintln!("weights list written to {path}.weights (selfplay --weights-a)");
 }
 
 fn main() {
@@ -167,7 +170,11 @@ fn main() {
                 .map_or("", String::as_str)
                 .parse()
                 .expect("rules");
-            fit(&args[2], &rules);
+            let passes = std::env::var("PASSES")
+                .ok()
+                .and_then(|p| p.parse().ok())
+                .unwrap_or(8);
+            fit(&args[2], &rules, passes);
         }
         _ => eprintln!("usage: tune gen GAMES NODES OUT [RULES] | tune fit DATA [RULES]"),
     }

@@ -35,6 +35,7 @@ pub struct Engine {
     workers: Vec<Worker>,
     game: Game,
     features: Features,
+    weights: crate::Weights,
     random: Random,
 }
 
@@ -50,6 +51,7 @@ impl Engine {
             workers: Vec::new(),
             game: Game::new(rules),
             features: Features::ALL,
+            weights: crate::eval::W,
             random: Random::from_time(),
             options: options.clone(),
         };
@@ -101,12 +103,22 @@ impl Engine {
     /// Sets the game to search: its rules, start position and moves (the history decides repetitions).
     pub fn set_game(&mut self, game: &Game) {
         if game.rules() != &self.eval.rules {
-            self.eval = Arc::new(Evaluator::new(game.rules()));
-            for w in &mut self.workers {
-                w.set_evaluator(Arc::clone(&self.eval));
-            }
+            self.rebuild_evaluator(game.rules().clone());
         }
         self.game = game.clone();
+    }
+
+    /// Evaluates with other weights than the engine's own (for tuning and strength tests).
+    pub fn set_weights(&mut self, weights: crate::Weights) {
+        self.weights = weights;
+        self.rebuild_evaluator(self.eval.rules.clone());
+    }
+
+    fn rebuild_evaluator(&mut self, rules: Rules) {
+        self.eval = Arc::new(Evaluator::with_weights(&rules, self.weights));
+        for w in &mut self.workers {
+            w.set_evaluator(Arc::clone(&self.eval));
+        }
     }
 
     pub fn game(&self) -> &Game {

@@ -220,6 +220,13 @@ impl Evaluator {
         }
     }
 
+    /// Whether an enemy piece stands within two steps of `side`'s den: a den attack the static evaluation
+    /// cannot judge, so the search does not prune on it.
+    #[inline]
+    pub(crate) fn den_in_danger(&self, pos: &Position, side: Side) -> bool {
+        (pos.side(!side) & self.den_zone[side]).any()
+    }
+
     /// The static evaluation from the side to move's point of view.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {

@@ -57,6 +57,9 @@ pub struct Features {
     pub futility: bool,
     pub aspiration: bool,
     pub quiescence_threats: bool,
+    /// No reverse futility or null move while an enemy piece is within two steps of our den, and reverse
+    /// futility only to depth 4 with a wider margin.
+    pub guarded_pruning: bool,
 }
 
 impl Features {
@@ -68,6 +71,7 @@ impl Features {
         futility: true,
         aspiration: true,
         quiescence_threats: true,
+        guarded_pruning: true,
     };
     /// Plain alpha-beta with quiescence (the baseline of the strength comparison).
     pub const NONE: Features = Features {
@@ -78,6 +82,7 @@ impl Features {
         futility: false,
         aspiration: false,
         quiescence_threats: false,
+        guarded_pruning: false,
     };
 }
 
@@ -385,11 +390,14 @@ impl Worker {
         } else {
             entry.map_or_else(|| self.eval.evaluate(pos), |e| e.eval)
         };
-        if !pv_node && !in_check && !root {
+        let guarded = self.features.guarded_pruning;
+        let danger = guarded && self.eval.den_in_danger(pos, us);
+        if !pv_node && !in_check && !root && !danger {
             // Reverse futility: far above beta at low depth, assume a quiet move keeps it there.
+            let (max_depth, margin) = if guarded { (4, 150) } else { (6, 110) };
             if self.features.reverse_futility
-                && depth <= 6
-                && static_eval - 110 * depth >= beta
+                && depth <= max_depth
+                && static_eval - margin * depth >= beta
                 && static_eval.abs() < MATE_BOUND
             {
                 return static_eval;
