@@ -49,6 +49,8 @@ pub enum ActionError {
     Takeback(&'static str),
     #[error("there is no draw offer to decline")]
     NoDrawOffer,
+    #[error("the engine declines the draw: it thinks it is not worse")]
+    EngineDeclinesDraw,
     #[error("the game was not saved, try again: {0}")]
     Store(#[from] StoreError),
 }
@@ -299,7 +301,8 @@ impl Room {
                 return Err(ActionError::Over(over));
             }
             match state.mode {
-                Mode::Engine { .. } => engine_accepts(&state.game),
+                Mode::Engine { .. } if engine_accepts(&state.game) => true,
+                Mode::Engine { .. } => return Err(ActionError::EngineDeclinesDraw),
                 _ if state.draw_offer == Some(seat.opponent()) => true,
                 _ => {
                     state.draw_offer = Some(seat);

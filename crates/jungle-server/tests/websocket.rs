@@ -244,3 +244,29 @@ async fn a_player_whose_clock_runs_out_loses_on_time() {
     assert_eq!(state["clock"]["red_ms"], 0);
     server.kill().await;
 }
+
+#[tokio::test]
+async fn the_engine_opens_when_it_plays_blue_and_declines_an_even_draw() {
+    let server = start(temp_dir("engine-blue").join("games.db")).await;
+    let (id, cookie) = create(
+        server.addr,
+        r#"{"opponent":"engine","level":2,"side":"red"}"#,
+    )
+    .await;
+    let mut me = Client::connect(server.addr, &id, Some(&cookie)).await;
+    assert_eq!(me.seat.as_deref(), Some("red"));
+    let state = me
+        .wait_for(|s| s["ply"] == 1 && s["thinking"] == false)
+        .await;
+    assert_eq!(state["turn"], "red");
+    assert_eq!(state["players"]["blue"], "Engine (level 2)");
+    me.send_text(r#"{"type":"offer_draw"}"#).await;
+    assert!(me.expect_error().await.contains("declines"));
+    // Moving for the engine's seat is refused.
+    me.send_move("a3a4").await;
+    me.expect_error().await;
+    let fresh = Client::connect(server.addr, &id, None).await;
+    assert_eq!(fresh.state["ply"], 1);
+    assert!(fresh.state["outcome"].is_null());
+    server.kill().await;
+}
