@@ -17,12 +17,15 @@ use ratatui::style::Color;
 pub const WIDTH: u16 = 80;
 pub const HEIGHT: u16 = 24;
 
+/// A configuration with its own save file: tests run in parallel and must not overwrite each other's games.
 pub fn config(mode: Mode) -> PlayConfig {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     PlayConfig {
         mode,
         movetime: Duration::ZERO,
         save_path: std::env::temp_dir()
-            .join(format!("jungle-play-test-{}.pgn", std::process::id())),
+            .join(format!("jungle-play-test-{}-{n}.pgn", std::process::id())),
         ..PlayConfig::default()
     }
 }
