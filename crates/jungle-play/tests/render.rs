@@ -428,3 +428,18 @@ fn pieces_the_opponent_could_take_are_marked() {
         ratatui::style::Color::White
     );
 }
+
+#[test]
+fn against_the_engine_the_banner_says_who_won() {
+    let mut app = app_from_fen(Mode::VsEngine, "6t/3L3/7/7/7/7/7/7/6l w 0 1");
+    type_keys(&mut app, "d8d9");
+    let text = screen(&render(&app));
+    assert!(text.contains("BLUE WINS — you win"), "{text}");
+
+    let mut app = app_from_fen(Mode::VsEngine, "6t/7/7/7/7/7/7/7/l5L w 0 1");
+    press(&mut app, KeyCode::Char('r'));
+    press(&mut app, KeyCode::Char('y'));
+    let text = screen(&render(&app));
+    assert!(text.contains("RED WINS — the engine wins"), "{text}");
+    assert!(text.contains("Blue resigned"), "{text}");
+}

@@ -35,10 +35,21 @@ pub(super) fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
 /// The headline and the sentence of a finished game's banner.
 pub fn banner_text(outcome: Outcome, app: &App) -> (String, String) {
     let options = app.game().rules().options();
-    let headline = match outcome.winner {
+    let mut headline = match outcome.winner {
         Some(side) => format!("{} WINS", side.name().to_uppercase()),
         None => "DRAW".to_string(),
     };
+    // Against the engine, say who that is.
+    if app.config().mode == crate::config::Mode::VsEngine
+        && let Some(side) = outcome.winner
+    {
+        let who = if app.is_engine(side) {
+            "the engine wins"
+        } else {
+            "you win"
+        };
+        headline.push_str(&format!(" — {who}"));
+    }
     let (winner, loser) = match outcome.winner {
         Some(side) => (side, !side),
         None => (Side::Blue, Side::Red),
