@@ -150,8 +150,12 @@ pub fn run(cli: Args) -> anyhow::Result<ExitCode> {
     }
     if let Some(state) = summary.sprt {
         let verdict = match state.status {
-            SprtStatus::AcceptH1 => "H1 accepted: the first engine is stronger (elo1 holds)",
-            SprtStatus::AcceptH0 => "H0 accepted: the first engine is not stronger by elo1",
+            SprtStatus::AcceptH1 => {
+                "H1 accepted: the first engine gains elo1 (rather than elo0) over the second"
+            }
+            SprtStatus::AcceptH0 => {
+                "H0 accepted: the first engine does not gain elo1 over the second"
+            }
             SprtStatus::Continue => "no decision: the games ran out before a bound was crossed",
         };
         println!("SPRT result: {verdict}");
