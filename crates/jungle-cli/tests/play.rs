@@ -73,7 +73,15 @@ fn a_scripted_two_player_game_reaches_the_den_and_is_saved() {
     );
 
     // The saved game loads back, over, with its banner.
-    let out = jungle_play(&["--load", pgn_path.to_str().unwrap()], "moves\nquit\n");
+    let out = jungle_play(
+        &[
+            "--mode",
+            "two-players",
+            "--load",
+            pgn_path.to_str().unwrap(),
+        ],
+        "moves\nquit\n",
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(

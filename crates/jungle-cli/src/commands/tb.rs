@@ -134,6 +134,7 @@ fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
             .progress_chars("=> "),
     );
     let planned = Mutex::new(0u64);
+    let cpu_at_start = Mutex::new(0.0f64);
     let started = Instant::now();
     let on_event = |event: BuildEvent| match event {
         BuildEvent::Plan(plan) => {
@@ -145,7 +146,10 @@ fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                 plan.len()
             ));
         }
-        BuildEvent::Start { material, .. } => bar.set_message(format!("{material}: scanning")),
+        BuildEvent::Start { material, .. } => {
+            *cpu_at_start.lock().expect("not poisoned") = cpu_seconds().unwrap_or(0.0);
+            bar.set_message(format!("{material}: scanning"))
+        }
         BuildEvent::Stage { material, stage } => match stage {
             Stage::Scan { done, total } => bar.set_message(format!(
                 "{material}: scanning {}%",
@@ -157,7 +161,8 @@ fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         },
         BuildEvent::Done(report) => {
             bar.inc(report.indices);
-            bar.suspend(|| println!("{}", report_line(&report)));
+            let cpu = cpu_seconds().map(|now| now - *cpu_at_start.lock().expect("not poisoned"));
+            bar.suspend(|| println!("{}", report_line(&report, cpu)));
         }
     };
     let reports = jungle_tb::build(&rules, &options, &on_event).map_err(classify)?;
@@ -167,7 +172,7 @@ fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn report_line(r: &MaterialReport) -> String {
+fn report_line(r: &MaterialReport, cpu: Option<f64>) -> String {
     let longest = match (r.stats.longest_win, &r.longest_win_fen) {
         (Some((n, _)), Some(fen)) => format!("longest win {n} plies ({fen})"),
         _ => "no wins".to_string(),
@@ -176,8 +181,9 @@ fn report_line(r: &MaterialReport) -> String {
         "kept existing file".to_string()
     } else {
         format!(
-            "{:.2} s, {:.1} MB working memory",
+            "{:.2} s ({} CPU), {:.1} MB working memory",
             r.seconds,
+            cpu.map_or("unknown".to_string(), |c| format!("{c:.2} s")),
             r.working_bytes as f64 / 1048576.0
         )
     };
@@ -192,11 +198,23 @@ fn print_totals(reports: &[MaterialReport], seconds: f64) {
     let bytes: u64 = reports.iter().map(|r| r.file_bytes).sum();
     let working = reports.iter().map(|r| r.working_bytes).max().unwrap_or(0);
     println!(
-        "total {} materials, {positions} positions, {bytes} bytes on disk, {seconds:.1} s, largest working set {:.1} MB, peak resident memory {}",
+        "total {} materials, {positions} positions, {bytes} bytes on disk, {seconds:.1} s ({} CPU), largest working set {:.1} MB, peak resident memory {}",
         reports.len(),
+        cpu_seconds().map_or("unknown".to_string(), |c| format!("{c:.1} s")),
         working as f64 / 1048576.0,
         peak_memory().unwrap_or_else(|| "unknown".to_string())
     );
+}
+
+/// CPU time (user + system) the process has used so far, from Linux `/proc/self/stat`: on a shared machine
+/// it says more about the work than the wall clock does.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    // After the command name: state is field 3, utime 14 and stime 15 (1-based, in clock ticks of 1/100 s).
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
 }
 
 /// The process's peak resident memory (Linux `VmHWM`).
