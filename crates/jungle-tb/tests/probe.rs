@@ -101,3 +101,9 @@ fn probing_covers_both_colours_and_refuses_what_it_cannot_answer() {
     assert!(e.to_string().contains("\"lion-tiger=equal\""), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn tablebases_can_be_shared_between_search_threads() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<Tablebases>();
+}
