@@ -288,3 +288,61 @@ fn bad_match_arguments_exit_2_with_one_line() {
         assert_eq!(stderr.trim().lines().count(), 1, "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn openings_from_epd_and_pgn_files_start_the_games() {
+    let dir = std::env::temp_dir();
+    let epd = dir.join(format!("jungle-match-{}.epd", std::process::id()));
+    let book = dir.join(format!("jungle-match-{}-book.pgn", std::process::id()));
+    // The start position after a3a4, Red to move.
+    let fen = "l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L b 1 1";
+    std::fs::write(&epd, format!("# one opening\n{fen}\n")).unwrap();
+    std::fs::write(&book, "[Event \"book\"]\n\n1. g3g4 a7a6 2. g4g5 *\n").unwrap();
+
+    for (file, format, expect) in [(&epd, "epd", "epd"), (&book, "pgn", "pgn")] {
+        let pgn = temp_pgn(expect);
+        let out = run_match(&[
+            "-engine",
+            "name=a",
+            "depth=1",
+            "-engine",
+            "name=b",
+            "depth=1",
+            "-games",
+            "2",
+            "-repeat",
+            "-maxmoves",
+            "30",
+            "-openings",
+            &format!("file={}", file.display()),
+            &format!("format={format}"),
+            "plies=2",
+            "-pgnout",
+            pgn.to_str().unwrap(),
+        ]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let text = std::fs::read_to_string(&pgn).expect("PGN written");
+        let _ = std::fs::remove_file(&pgn);
+        let games = read_games(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(games.len(), 2, "{stdout}");
+        for g in &games {
+            if expect == "epd" {
+                // Games from a set-up position say so, and the engines were given it as a FEN.
+                assert!(text.contains(&format!("[FEN \"{fen}\"]")), "{text}");
+                assert_eq!(
+                    g.game.start_position().side_to_move(),
+                    jungle_rules::Side::Red
+                );
+                assert!(text.contains("1... "), "{text}");
+            } else {
+                // Two book plies from the start (the file's third is cut by plies=2).
+                let moves: Vec<String> = g.game.moves().iter().map(|m| m.to_string()).collect();
+                assert_eq!(&moves[..2], ["g3g4", "a7a6"]);
+                assert!(text.contains("1. g3g4 {book} a7a6 {book} 2. "), "{text}");
+                assert!(!text.contains("g4g5 {book}"), "{text}");
+            }
+        }
+    }
+    let _ = std::fs::remove_file(&epd);
+    let _ = std::fs::remove_file(&book);
+}

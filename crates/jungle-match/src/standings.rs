@@ -101,6 +101,8 @@ impl Standings {
         let wld = self.head_to_head[a][b];
         let pairs = self.pairs[a][b];
         let mut line = match wld.elo() {
+            Some(_) if wld.score() == 1.0 => "Elo difference: +inf".to_string(),
+            Some(_) if wld.score() == 0.0 => "Elo difference: -inf".to_string(),
             Some(est) => format!("Elo difference: {est}"),
             None => "Elo difference: -".to_string(),
         };
@@ -144,6 +146,9 @@ impl Standings {
         for (rank, &i) in order.iter().enumerate() {
             let wld = self.totals[i];
             let (elo, err) = match wld.elo() {
+                // All won or all lost: the estimate is unbounded.
+                Some(_) if wld.score() == 1.0 => ("+inf".to_string(), "-".to_string()),
+                Some(_) if wld.score() == 0.0 => ("-inf".to_string(), "-".to_string()),
                 Some(e) if e.elo.is_finite() && e.error.is_finite() => {
                     (format!("{:.1}", e.elo), format!("{:.1}", e.error))
                 }
