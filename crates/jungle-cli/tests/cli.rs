@@ -311,3 +311,35 @@ fn bad_depths_and_arguments_are_bad_input() {
     let e = bad(&["rules", "check"]);
     assert!(e.contains("<RULES>"), "{e}");
 }
+
+#[test]
+fn moves_agrees_with_every_rule_case_of_the_rules_library() {
+    // The rules library's hand-worked cases, run through `--fen` and `--rules` as a user would.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../jungle-rules/tests/data/rules.cases");
+    let data = std::fs::read_to_string(path).expect("the rule cases file");
+    let (mut fen, mut rules) = (String::new(), String::new());
+    let mut checked = 0;
+    for line in data.lines().map(str::trim) {
+        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match key {
+            "fen" => fen = rest.to_string(),
+            "rules" => rules = rest.to_string(),
+            "moves" => {
+                let expected: String = rest
+                    .split_whitespace()
+                    .filter(|m| *m != "-")
+                    .map(|m| format!("{m}\n"))
+                    .collect();
+                let got = ok(&["moves", "--fen", &fen, "--rules", &rules]);
+                assert_eq!(
+                    got, expected,
+                    "jungle moves --fen '{fen}' --rules '{rules}'"
+                );
+                checked += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(checked >= 100, "only {checked} cases");
+}
