@@ -265,6 +265,16 @@ fn malformed_fen_is_bad_input_for_every_command() {
             ("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R1/1C3D1/T5L w", "rank 3"),
             ("6t/7/7/7/7/1D5/7/7/7 w", "water"),
             ("", "empty"),
+            ("象5t/7/7/7/7/7/7/7/7 w", "'象'"),
+            (
+                "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 99999999999999999999 1",
+                "quiet-ply",
+            ),
+            (
+                "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 0",
+                "move number",
+            ),
+            ("3W3/7/7/7/7/7/7/7/3w3 w", "den"),
         ] {
             let mut args: Vec<&str> = command.to_vec();
             args.extend(["--fen", fen]);
