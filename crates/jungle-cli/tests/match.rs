@@ -160,6 +160,7 @@ fn a_match_of_two_built_in_engines_leaves_legal_pgn_that_agrees_with_the_table()
 #[test]
 fn broken_engines_lose_their_games_with_the_reason_and_the_match_goes_on() {
     let pgn = temp_pgn("broken");
+    let log = temp_pgn("broken-log");
     let crash = broken("crash.sh");
     let hang = broken("hang.sh");
     let illegal = broken("illegal.sh");
@@ -191,6 +192,8 @@ fn broken_engines_lose_their_games_with_the_reason_and_the_match_goes_on() {
         "3",
         "-pgnout",
         pgn.to_str().unwrap(),
+        "-enginelog",
+        log.to_str().unwrap(),
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let text = std::fs::read_to_string(&pgn).expect("PGN written");
@@ -223,6 +226,18 @@ fn broken_engines_lose_their_games_with_the_reason_and_the_match_goes_on() {
             .count();
         assert_eq!(listed, 2, "{name}: {reason}\n{stdout}");
         assert!(text.contains(reason), "{reason} not in PGN\n{text}");
+    }
+
+    // The engine log has both directions of the conversation.
+    let transcript = std::fs::read_to_string(&log).expect("engine log written");
+    let _ = std::fs::remove_file(&log);
+    for needle in [
+        "crasher > go movetime 200",
+        "cheater < bestmove a1a9",
+        "good < uciok",
+        "hanger > uci",
+    ] {
+        assert!(transcript.contains(needle), "{needle} not in\n{transcript}");
     }
 }
 

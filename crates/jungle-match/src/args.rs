@@ -1,7 +1,7 @@
 //! The command line of `jungle match`, in the shape of cutechess-cli: `-engine key=value …` per engine,
 //! `-each key=value …` for all, and match flags (`-games`, `-rounds`, `-repeat`, `-concurrency`,
 //! `-tournament`, `-rules`, `-openings`, `-draw`, `-resign`, `-maxmoves`, `-sprt`, `-pgnout`, `-srand`,
-//! `-event`, `-stalltimeout`).
+//! `-event`, `-stalltimeout`, `-enginelog`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -84,6 +84,8 @@ pub struct MatchArgs {
     pub seed: Option<u64>,
     pub event: String,
     pub stall_timeout: Duration,
+    /// `-enginelog FILE`: a transcript of all engine input and output.
+    pub engine_log: Option<PathBuf>,
 }
 
 const ENGINE_KEYS: &str =
@@ -308,6 +310,7 @@ pub fn parse(args: &[String], builtin: &Path) -> Result<MatchArgs, ArgsError> {
     let mut seed = None;
     let mut event = "jungle match".to_string();
     let mut stall_timeout = Duration::from_secs(60);
+    let mut engine_log = None;
 
     for flag in &flags {
         let name = format!("-{}", flag.name);
@@ -417,6 +420,7 @@ pub fn parse(args: &[String], builtin: &Path) -> Result<MatchArgs, ArgsError> {
                 sprt = Some(s);
             }
             "pgnout" => pgn_out = Some(PathBuf::from(one_value(flag)?)),
+            "enginelog" => engine_log = Some(PathBuf::from(one_value(flag)?)),
             "srand" => seed = Some(number(&name, one_value(flag)?)?),
             "event" => event = flag.values.join(" "),
             "stalltimeout" => {
@@ -485,6 +489,7 @@ pub fn parse(args: &[String], builtin: &Path) -> Result<MatchArgs, ArgsError> {
         seed,
         event,
         stall_timeout,
+        engine_log,
     })
 }
 

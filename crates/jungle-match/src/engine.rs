@@ -8,6 +8,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::time_control::SearchLimits;
@@ -128,6 +129,39 @@ pub struct SearchAnswer {
     pub info: InfoSummary,
 }
 
+/// A transcript of every line sent to and received from the engines (`-enginelog FILE`): milliseconds since
+/// the match started, the engine's name, `>` for what it was sent and `<` for what it said.
+#[derive(Clone)]
+pub struct EngineLog {
+    file: Arc<Mutex<std::fs::File>>,
+    start: Instant,
+}
+
+impl std::fmt::Debug for EngineLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("EngineLog")
+    }
+}
+
+impl EngineLog {
+    pub fn new(file: std::fs::File) -> EngineLog {
+        EngineLog {
+            file: Arc::new(Mutex::new(file)),
+            start: Instant::now(),
+        }
+    }
+
+    fn line(&self, name: &str, direction: char, text: &str) {
+        let ms = self.start.elapsed().as_millis();
+        let mut file = self
+            .file
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // A transcript that cannot be written must not stop the match.
+        let _ = writeln!(file, "{ms} {name} {direction} {text}");
+    }
+}
+
 /// A running engine.
 #[derive(Debug)]
 pub struct EngineProcess {
@@ -136,6 +170,7 @@ pub struct EngineProcess {
     stdin: ChildStdin,
     /// Lines of the engine's stdout; `None` once it closed.
     output: Receiver<Option<String>>,
+    log: Option<EngineLog>,
 }
 
 impl EngineProcess {
@@ -143,7 +178,11 @@ impl EngineProcess {
     ///
     /// # Errors
     /// [`EngineError`] when it cannot be started, dies, or is silent for `timeout` at any step.
-    pub fn start(config: &EngineConfig, timeout: Duration) -> Result<EngineProcess, EngineError> {
+    pub fn start(
+        config: &EngineConfig,
+        timeout: Duration,
+        log: Option<EngineLog>,
+    ) -> Result<EngineProcess, EngineError> {
         let mut command = Command::new(&config.command);
         command
             .args(&config.args)
@@ -161,11 +200,16 @@ impl EngineProcess {
         let stdin = child.stdin.take().expect("stdin was piped");
         let stdout = child.stdout.take().expect("stdout was piped");
         let (tx, rx) = channel();
+        let reader_log = log.clone();
+        let reader_name = config.name.clone();
         std::thread::Builder::new()
             .name(format!("engine-{}", config.name))
             .spawn(move || {
                 for line in BufReader::new(stdout).lines() {
                     let Ok(line) = line else { break };
+                    if let Some(log) = &reader_log {
+                        log.line(&reader_name, '<', &line);
+                    }
                     if tx.send(Some(line)).is_err() {
                         return;
                     }
@@ -182,6 +226,7 @@ impl EngineProcess {
             child,
             stdin,
             output: rx,
+            log,
         };
         engine.send("uci", "starting")?;
         engine.wait_for(|l| l.trim() == "uciok", timeout, "starting")?;
@@ -260,6 +305,9 @@ impl EngineProcess {
     }
 
     fn send(&mut self, line: &str, doing: &'static str) -> Result<(), EngineError> {
+        if let Some(log) = &self.log {
+            log.line(&self.name, '>', line);
+        }
         let written = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
         if written.is_err() {
             return Err(self.crashed(doing));
@@ -361,7 +409,7 @@ mod tests {
             options: vec![],
             limits: SearchLimits::default(),
         };
-        let e = EngineProcess::start(&config, Duration::from_secs(1)).unwrap_err();
+        let e = EngineProcess::start(&config, Duration::from_secs(1), None).unwrap_err();
         assert!(matches!(e, EngineError::Spawn { .. }), "{e}");
         assert!(e.to_string().contains("/nonexistent/engine"));
     }

@@ -35,6 +35,8 @@ pub struct GameSettings {
     pub handshake_timeout: Duration,
     /// How long to wait for a move when neither a clock nor a move time bounds the engine.
     pub stall_timeout: Duration,
+    /// Where to copy every line exchanged with the engines, if anywhere.
+    pub engine_log: Option<crate::engine::EngineLog>,
 }
 
 /// A move the engines played, with what its engine said about it.
@@ -239,6 +241,7 @@ fn prepare(settings: &GameSettings, seat: &mut Seat<'_>) -> Result<(), EngineErr
         *seat.process = Some(EngineProcess::start(
             seat.config,
             settings.handshake_timeout,
+            settings.engine_log.clone(),
         )?);
     }
     let process = seat.process.as_mut().expect("just started");

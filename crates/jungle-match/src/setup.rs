@@ -6,6 +6,7 @@ use rand::seq::SliceRandom;
 
 use crate::args::{MatchArgs, OpeningSource};
 use crate::balance::BalanceCheck;
+use crate::engine::EngineLog;
 use crate::game::GameSettings;
 use crate::openings::{self, OpeningsError};
 use crate::tournament::{MatchConfig, TournamentKind};
@@ -23,12 +24,24 @@ pub fn scheduled_games(args: &MatchArgs) -> usize {
     pairings * args.games as usize * args.rounds as usize
 }
 
+/// A match that cannot be assembled from its arguments.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    #[error(transparent)]
+    Openings(#[from] OpeningsError),
+    #[error("cannot open the engine log {path}: {source}")]
+    EngineLog {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+}
+
 /// Loads or generates the openings and assembles the match. `seed` orders random openings and drives the
 /// generator, so a seed replays the same match schedule.
 ///
 /// # Errors
-/// [`OpeningsError`] when a file cannot be read or the generator finds no balanced opening.
-pub fn build(args: &MatchArgs, seed: u64, date: String) -> Result<MatchConfig, OpeningsError> {
+/// [`SetupError`] when a file cannot be read or created, or the generator finds no balanced opening.
+pub fn build(args: &MatchArgs, seed: u64, date: String) -> Result<MatchConfig, SetupError> {
     let mut rng = StdRng::seed_from_u64(seed);
     let openings = match &args.openings {
         OpeningSource::File {
@@ -61,10 +74,24 @@ pub fn build(args: &MatchArgs, seed: u64, date: String) -> Result<MatchConfig, O
                 return Err(OpeningsError::NoneGenerated {
                     plies: *plies,
                     margin: *margin,
-                });
+                }
+                .into());
             }
             list
         }
+    };
+    let engine_log = match &args.engine_log {
+        Some(path) => Some(EngineLog::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|source| SetupError::EngineLog {
+                    path: path.clone(),
+                    source,
+                })?,
+        )),
+        None => None,
     };
     Ok(MatchConfig {
         engines: args.engines.clone(),
@@ -79,6 +106,7 @@ pub fn build(args: &MatchArgs, seed: u64, date: String) -> Result<MatchConfig, O
             adjudication: args.adjudication,
             handshake_timeout: std::time::Duration::from_secs(10),
             stall_timeout: args.stall_timeout,
+            engine_log,
         },
         sprt: args.sprt,
         pgn_out: args.pgn_out.clone(),

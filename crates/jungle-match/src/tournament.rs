@@ -355,6 +355,7 @@ mod tests {
                 adjudication: Adjudication::default(),
                 handshake_timeout: Duration::from_secs(1),
                 stall_timeout: Duration::from_secs(1),
+                engine_log: None,
             },
             sprt: None,
             pgn_out: None,

@@ -41,6 +41,7 @@ Flags (cutechess-cli style, one dash):
   -srand N               seed for openings (printed when not given)
   -event NAME            the PGN Event tag
   -stalltimeout SECONDS  wait for a move without clock or move time before forfeiting (60)
+  -enginelog FILE        append every line sent to (>) and received from (<) the engines
   -ratinginterval N      print the score every N games (10)
 
 Example: jungle match -engine name=full -engine name=weak option.SkillLevel=4 -each tc=10+0.1 \\
@@ -75,7 +76,7 @@ pub fn run(cli: Args) -> anyhow::Result<ExitCode> {
 
     // Every engine must start once, or the whole match would be forfeits.
     for engine in &parsed.engines {
-        match EngineProcess::start(engine, Duration::from_secs(10)) {
+        match EngineProcess::start(engine, Duration::from_secs(10), None) {
             Ok(p) => p.quit(),
             Err(e @ EngineError::Spawn { .. }) => return Err(bad_input(e)),
             Err(e) => anyhow::bail!("{e}"),
