@@ -346,7 +346,8 @@ async fn websocket(
                     Ok(Message::Close(_)) | Err(_) => Some(Incoming::Broken),
                 }
             }));
-            serve_connection(hub, room, seat, tx, rx).await;
+            serve_connection(hub.clone(), room.clone(), seat, tx, rx).await;
+            hub.evict_if_idle(&room);
         }))
 }
 

@@ -290,6 +290,22 @@ impl Hub {
         ))
     }
 
+    /// Forgets a finished room nobody is watching (it is reloaded from the store if asked for again), so
+    /// memory holds only what is in play.
+    pub fn evict_if_idle(&self, room: &Room) {
+        let mut rooms = self.rooms();
+        let state = room.lock();
+        // A finished engine game can come back to life by a takeback: it stays, so there is only ever one
+        // room per game in play.
+        let idle = state.game.is_over()
+            && !matches!(state.mode, Mode::Engine { .. })
+            && room.watchers() == 0;
+        drop(state);
+        if idle {
+            rooms.remove(&room.id);
+        }
+    }
+
     /// Gives a visitor the free seat of a friend game, if there is one: `(seat, token)`.
     ///
     /// # Errors

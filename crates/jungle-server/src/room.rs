@@ -98,6 +98,11 @@ impl Room {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// How many connections are subscribed to this room.
+    pub fn watchers(&self) -> usize {
+        self.updates.receiver_count()
+    }
+
     /// A receiver of every state broadcast from now on.
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<str>> {
         self.updates.subscribe()

@@ -60,6 +60,8 @@ pub struct GameSummary {
     pub result: Option<String>,
     pub termination: Option<String>,
     pub created_at: i64,
+    /// A friend game with a seat nobody has taken yet.
+    pub open_seat: bool,
 }
 
 #[derive(Debug)]
@@ -271,11 +273,13 @@ impl Store {
         let conn = self.conn();
         let sql = if finished {
             "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
-                (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at
+                (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at,
+                g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL)
              FROM games g WHERE g.finished_at IS NOT NULL ORDER BY g.finished_at DESC LIMIT ?1"
         } else {
             "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
-                (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at
+                (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at,
+                g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL)
              FROM games g WHERE g.finished_at IS NULL AND g.mode != 'import' ORDER BY g.created_at DESC LIMIT ?1"
         };
         let mut stmt = conn.prepare_cached(sql)?;
@@ -292,6 +296,7 @@ impl Store {
                 result: r.get(8)?,
                 termination: r.get(9)?,
                 created_at: r.get(10)?,
+                open_seat: r.get(11)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -342,6 +347,9 @@ mod tests {
         }
         assert_eq!(store.moves("g1").unwrap().len(), 3);
         assert_eq!(store.list(false, 10).unwrap()[0].plies, 3);
+        assert!(store.list(false, 10).unwrap()[0].open_seat);
+        store.set_token("g1", "red", "t2").unwrap();
+        assert!(!store.list(false, 10).unwrap()[0].open_seat);
         store.truncate_moves("g1", 1).unwrap();
         let moves = store.moves("g1").unwrap();
         assert_eq!(moves.len(), 1);

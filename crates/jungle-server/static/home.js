@@ -69,7 +69,8 @@ function fill(list, games, finished) {
     info.className = "info";
     const rules = game.rules === "standard" ? "" : ` · ${game.rules}`;
     const end = finished ? ` · ${game.result} ${game.termination}` : "";
-    info.textContent = `${game.plies} plies${end}${rules}`;
+    const open = game.open_seat && !finished ? "open seat: join · " : "";
+    info.textContent = `${open}${game.plies} plies${end}${rules}`;
     li.appendChild(info);
     list.appendChild(li);
   }
