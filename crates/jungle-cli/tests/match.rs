@@ -183,6 +183,13 @@ fn broken_engines_lose_their_games_with_the_reason_and_the_match_goes_on() {
         &format!("cmd={illegal}"),
         "name=cheater",
         "st=0.2",
+        // Without a clock or move time, silence is a stall (after -stalltimeout), not a loss on time.
+        "-engine",
+        &format!("cmd={hang}"),
+        "name=staller",
+        "depth=1",
+        "-stalltimeout",
+        "1.5",
         "-games",
         "2",
         "-openings",
@@ -199,14 +206,15 @@ fn broken_engines_lose_their_games_with_the_reason_and_the_match_goes_on() {
     let text = std::fs::read_to_string(&pgn).expect("PGN written");
     let _ = std::fs::remove_file(&pgn);
     let games = read_games(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    assert_eq!(games.len(), 6, "{stdout}");
+    assert_eq!(games.len(), 8, "{stdout}");
 
-    // The good engine wins all six; each broken one loses both its games, for its own reason.
-    assert_eq!(table_row(&stdout, "good"), (6, 0, 0), "{stdout}");
+    // The good engine wins all eight; each broken one loses both its games, for its own reason.
+    assert_eq!(table_row(&stdout, "good"), (8, 0, 0), "{stdout}");
     let expect = [
         ("crasher", "abandoned", "crashed"),
         ("hanger", "time forfeit", "loses on time"),
         ("cheater", "illegal move", "illegal move \"a1a9\""),
+        ("staller", "abandoned", "did not answer within 1.5s"),
     ];
     for (name, termination, reason) in expect {
         assert_eq!(table_row(&stdout, name), (0, 2, 0), "{stdout}");
