@@ -270,3 +270,41 @@ async fn the_engine_opens_when_it_plays_blue_and_declines_an_even_draw() {
     assert!(fresh.state["outcome"].is_null());
     server.kill().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn engine_games_queue_for_the_engine_without_starving_other_games() {
+    // One engine thread, several engine games at the slowest level: their searches queue, and meanwhile a
+    // game between people goes on.
+    let server = support::start_with(temp_dir("pool").join("games.db"), 1).await;
+    let mut engine_rooms = Vec::new();
+    for _ in 0..6 {
+        let (id, _) = create(
+            server.addr,
+            r#"{"opponent":"engine","level":8,"side":"red"}"#,
+        )
+        .await;
+        engine_rooms.push(id);
+    }
+    let (id, blue_cookie) = create(server.addr, r#"{"opponent":"friend","side":"blue"}"#).await;
+    let red_cookie = visit(server.addr, &id).await.unwrap();
+    let mut blue = Client::connect(server.addr, &id, Some(&blue_cookie)).await;
+    let mut red = Client::connect(server.addr, &id, Some(&red_cookie)).await;
+    blue.send_move("a3a4").await;
+    red.wait_for_ply(1).await;
+    red.send_move("g7g6").await;
+    blue.wait_for_ply(2).await;
+    // The people's moves went through while the engine still had searches waiting for the one thread.
+    let mut waiting = 0;
+    for engine_id in &engine_rooms {
+        let room = server.state.room(engine_id).unwrap().unwrap();
+        let state = room.lock();
+        if state.thinking && state.game.moves().is_empty() {
+            waiting += 1;
+        }
+    }
+    assert!(
+        waiting >= 2,
+        "at most one search runs at a time, so several are still queued: {waiting}"
+    );
+    server.kill().await;
+}

@@ -42,10 +42,14 @@ pub fn temp_dir(name: &str) -> PathBuf {
 }
 
 pub async fn start(db: PathBuf) -> TestServer {
+    start_with(db, 2).await
+}
+
+pub async fn start_with(db: PathBuf, engine_threads: usize) -> TestServer {
     let config = Config {
         addr: "127.0.0.1:0".parse().unwrap(),
         db,
-        engine_threads: 2,
+        engine_threads,
     };
     let server = Server::bind(&config).await.expect("server starts");
     let addr = server.local_addr().unwrap();
