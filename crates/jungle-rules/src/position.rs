@@ -118,25 +118,7 @@ impl Position {
             let Some(piece) = setup.board[sq.index()] else {
                 continue;
             };
-            let Piece { side, animal } = piece;
-            if std::mem::replace(&mut seen[side][animal.index()], true) {
-                return Err(PositionError::Duplicate { side, animal });
-            }
-            if !rules.in_play(animal) {
-                return Err(PositionError::NotInPlay { animal });
-            }
-            if rules.water().contains(sq) && !rules.can_swim(animal) {
-                return Err(PositionError::InWater { piece, square: sq });
-            }
-            if sq == DENS[side] {
-                return Err(PositionError::InOwnDen { piece, square: sq });
-            }
-            if rules.traps().contains(sq) && !rules.may_enter_traps(animal) {
-                return Err(PositionError::OnForbiddenTrap { piece, square: sq });
-            }
-            if sq == DENS[!side] {
-                dens_entered += 1;
-            }
+            check_placement(piece, sq, rules, &mut seen, &mut dens_entered)?;
         }
         if dens_entered > 1 {
             return Err(PositionError::BothDensEntered);
@@ -144,6 +126,45 @@ impl Position {
         let pos = Position::assemble(setup);
         if pos.occupied().is_empty() {
             return Err(PositionError::Empty);
+        }
+        Ok(pos)
+    }
+
+    /// A position from a list of pieces on distinct squares (all other squares empty) with the counters at 0
+    /// and 1, checked as [`Position::from_setup`] checks a setup but without visiting the whole board: for tools
+    /// that build positions in bulk (tablebase indexing).
+    ///
+    /// # Errors
+    /// A [`PositionError`] naming the first problem found.
+    ///
+    /// # Panics
+    /// If two pieces are given the same square.
+    pub fn from_pieces(
+        pieces: &[(Piece, Square)],
+        side_to_move: Side,
+        rules: &Rules,
+    ) -> Result<Position, PositionError> {
+        let mut seen = BySide::new([false; 8], [false; 8]);
+        let mut dens_entered = 0;
+        for &(piece, sq) in pieces {
+            check_placement(piece, sq, rules, &mut seen, &mut dens_entered)?;
+        }
+        if dens_entered > 1 {
+            return Err(PositionError::BothDensEntered);
+        }
+        if pieces.is_empty() {
+            return Err(PositionError::Empty);
+        }
+        let mut pos = Position::assemble(&Setup {
+            side_to_move,
+            ..Setup::default()
+        });
+        for &(piece, sq) in pieces {
+            assert!(
+                pos.piece_at(sq).is_none(),
+                "from_pieces: two pieces on {sq}"
+            );
+            pos.put(piece, sq);
         }
         Ok(pos)
     }
@@ -471,6 +492,36 @@ impl Position {
     }
 }
 
+/// The checks of one piece on one square shared by [`Position::from_setup`] and [`Position::from_pieces`].
+fn check_placement(
+    piece: Piece,
+    sq: Square,
+    rules: &Rules,
+    seen: &mut BySide<[bool; 8]>,
+    dens_entered: &mut u32,
+) -> Result<(), PositionError> {
+    let Piece { side, animal } = piece;
+    if std::mem::replace(&mut seen[side][animal.index()], true) {
+        return Err(PositionError::Duplicate { side, animal });
+    }
+    if !rules.in_play(animal) {
+        return Err(PositionError::NotInPlay { animal });
+    }
+    if rules.water().contains(sq) && !rules.can_swim(animal) {
+        return Err(PositionError::InWater { piece, square: sq });
+    }
+    if sq == DENS[side] {
+        return Err(PositionError::InOwnDen { piece, square: sq });
+    }
+    if rules.traps().contains(sq) && !rules.may_enter_traps(animal) {
+        return Err(PositionError::OnForbiddenTrap { piece, square: sq });
+    }
+    if sq == DENS[!side] {
+        *dens_entered += 1;
+    }
+    Ok(())
+}
+
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({})", self)
@@ -508,6 +559,44 @@ mod tests {
         assert_eq!(pos.animal(Animal::Rat), Bitboard::from_square(Square::A2));
         assert_eq!(pos.quiet_plies(), 0);
         assert_eq!(pos.hash(), pos.hash_from_scratch());
+    }
+
+    #[test]
+    fn from_pieces_agrees_with_from_setup() {
+        let rules = Rules::default();
+        let start = Position::start(&rules);
+        let pieces: Vec<(Piece, Square)> = start
+            .occupied()
+            .map(|sq| (start.piece_at(sq).unwrap(), sq))
+            .collect();
+        assert_eq!(
+            Position::from_pieces(&pieces, Side::Blue, &rules),
+            Ok(start)
+        );
+        let rat = Piece::new(Side::Blue, Animal::Rat);
+        let lion = Piece::new(Side::Red, Animal::Lion);
+        for (sq, other) in [
+            (Square::D1, Square::A1),
+            (Square::B4, Square::D9),
+            (Square::A1, Square::B4),
+        ] {
+            let list = [(lion, sq), (rat, other)];
+            let mut setup = Setup::default();
+            for (p, s) in list {
+                setup.board[s.index()] = Some(p);
+            }
+            let fast = Position::from_pieces(&list, Side::Blue, &rules);
+            let slow = Position::from_setup(&setup, &rules);
+            assert_eq!(fast.is_ok(), slow.is_ok(), "{list:?}");
+            if let (Ok(f), Ok(s)) = (fast, slow) {
+                assert_eq!(f, s);
+                assert_eq!(f.hash(), f.hash_from_scratch());
+            }
+        }
+        assert_eq!(
+            Position::from_pieces(&[], Side::Red, &rules),
+            Err(PositionError::Empty)
+        );
     }
 
     #[test]

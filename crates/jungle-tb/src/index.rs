@@ -10,11 +10,11 @@
 //! marked invalid in the table.
 
 use jungle_rules::terrain::DENS;
-use jungle_rules::{Piece, Position, Rules, Setup, Side, Square};
+use jungle_rules::{Piece, Position, Rules, Side, Square};
 
 use crate::Material;
 
-const NO_SLOT: u8 = u8::MAX;
+const NO_WEIGHT: u64 = u64::MAX;
 
 /// Maps positions of one (canonical) material under one rule set to indices and back.
 #[derive(Clone, Debug)]
@@ -23,8 +23,10 @@ pub struct Indexer {
     pieces: Vec<Piece>,
     /// The squares each piece may stand on.
     squares: Vec<Vec<Square>>,
-    /// For each piece and square, its slot in `squares`, or `NO_SLOT`.
-    slot_of: Vec<[u8; 63]>,
+    /// For each piece and square, the square's slot times the piece's stride in the mixed-radix index, or
+    /// `NO_WEIGHT` where the piece cannot stand; and the same for the mirrored square.
+    weight: Vec<[u64; 63]>,
+    mirrored_weight: Vec<[u64; 63]>,
     per_side: u64,
     sides: u64,
     rules: Rules,
@@ -42,27 +44,39 @@ impl Indexer {
         );
         let pieces = material.pieces();
         let mut squares = Vec::new();
-        let mut slot_of = Vec::new();
         for (i, piece) in pieces.iter().enumerate() {
             let allowed = rules.destinations(piece.side, piece.animal);
             let list: Vec<Square> = Square::all()
                 .filter(|&sq| allowed.contains(sq) && sq != DENS[piece.side])
                 .filter(|sq| i > 0 || sq.file() <= 3)
                 .collect();
-            let mut slots = [NO_SLOT; 63];
-            for (slot, sq) in list.iter().enumerate() {
-                slots[sq.index()] = slot as u8;
-            }
             squares.push(list);
-            slot_of.push(slots);
         }
-        let per_side = squares.iter().map(|s| s.len() as u64).product();
+        // The last piece varies fastest: its stride is 1.
+        let mut weight = vec![[NO_WEIGHT; 63]; pieces.len()];
+        let mut stride = 1u64;
+        for i in (0..pieces.len()).rev() {
+            for (slot, sq) in squares[i].iter().enumerate() {
+                weight[i][sq.index()] = slot as u64 * stride;
+            }
+            stride *= squares[i].len() as u64;
+        }
+        let per_side = stride;
+        let mirrored_weight = weight
+            .iter()
+            .map(|w| {
+                std::array::from_fn(|sq| {
+                    w[Square::new(sq as u8).expect("on board").mirror().index()]
+                })
+            })
+            .collect();
         let sides = if material.is_symmetric() { 1 } else { 2 };
         Indexer {
             material,
             pieces,
             squares,
-            slot_of,
+            weight,
+            mirrored_weight,
             per_side,
             sides,
             rules: rules.clone(),
@@ -142,14 +156,18 @@ impl Indexer {
     }
 
     fn placement(&self, sqs: &[Square], mirror: bool) -> Option<u64> {
+        let weights = if mirror {
+            &self.mirrored_weight
+        } else {
+            &self.weight
+        };
         let mut index = 0u64;
-        for (i, &sq) in sqs.iter().enumerate() {
-            let sq = if mirror { sq.mirror() } else { sq };
-            let slot = self.slot_of[i][sq.index()];
-            if slot == NO_SLOT {
+        for (w, sq) in weights.iter().zip(sqs) {
+            let w = w[sq.index()];
+            if w == NO_WEIGHT {
                 return None;
             }
-            index = index * self.squares[i].len() as u64 + u64::from(slot);
+            index += w;
         }
         Some(index)
     }
@@ -171,26 +189,27 @@ impl Indexer {
             placement /= radix;
         }
         let sqs = &sqs[..self.pieces.len()];
-        let mut setup = Setup {
-            side_to_move: stm,
-            ..Setup::default()
-        };
-        for (piece, sq) in self.pieces.iter().zip(sqs) {
-            if setup.board[sq.index()].is_some() {
+        let mut occupied = 0u64;
+        let mut list = [(self.pieces[0], Square::A1); 8];
+        for (i, (piece, sq)) in self.pieces.iter().zip(sqs).enumerate() {
+            let bit = 1u64 << sq.index();
+            if occupied & bit != 0 {
                 return None;
             }
-            setup.board[sq.index()] = Some(*piece);
+            occupied |= bit;
+            list[i] = (*piece, *sq);
         }
         if sqs[0].file() == 3 && self.index_of_squares(sqs, stm) != Some(index) {
             return None;
         }
-        Position::from_setup(&setup, &self.rules).ok()
+        Position::from_pieces(&list[..self.pieces.len()], stm, &self.rules).ok()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jungle_rules::Setup;
 
     fn round_trip_all(key: &str, rules: &Rules) -> usize {
         let indexer = Indexer::new(key.parse().unwrap(), rules);
