@@ -109,6 +109,19 @@ fn generate_probe_stats_verify_and_resume() {
     assert_eq!(again.matches("kept existing file").count(), 35, "{again}");
     assert_eq!(std::fs::read(&damaged).unwrap(), bytes);
 
+    // The draw options do not change a table.
+    let probe = ok(&[
+        "tb",
+        "probe",
+        "--dir",
+        d,
+        "--rules",
+        "quiet-ply-limit=100",
+        "--fen",
+        "7/3L3/7/7/7/7/7/7/r6 w",
+    ]);
+    assert!(probe.starts_with("wdl win\nplies 1\n"), "{probe}");
+
     // Tables made under other rules are refused, by probe and by generate into the same directory.
     let e = bad(&[
         "tb",

@@ -7,7 +7,7 @@
 //! | 1 | bytes per value: 1 or 2 |
 //! | 1 | reserved (0) |
 //! | 2 + n | material key (length, UTF-8), e.g. `LR-e` |
-//! | 2 + n | canonical rules string (`Rules` Display, e.g. `standard`) |
+//! | 2 + n | canonical rules string (`Rules` Display, e.g. `standard`; without the draw options) |
 //! | 8 | number of indices |
 //! | 8 | FNV-1a 64 checksum of the uncompressed values |
 //! | 8 | length of the compressed values |
@@ -22,6 +22,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use jungle_rules::Rules;
+use jungle_rules::rules::RuleOptions;
 
 use crate::value::{Code, INVALID};
 use crate::{Indexer, Material, Table, TbError};
@@ -32,6 +33,17 @@ pub const FORMAT_VERSION: u16 = 1;
 pub const EXTENSION: &str = "jtb";
 const ZSTD_LEVEL: i32 = 9;
 const BYTE_INVALID: u8 = u8::MAX;
+
+/// The rules a table depends on: `rules` without the draw options (`repetition-draw`, `quiet-ply-limit`),
+/// which are about a game's history and never change a table. Headers record these, and tables are compared
+/// by them, so tables made under the standard rules serve a game with `quiet-ply-limit=100` too.
+pub fn table_rules(rules: &Rules) -> Rules {
+    let defaults = RuleOptions::default();
+    let mut options = *rules.options();
+    options.repetition_draw = defaults.repetition_draw;
+    options.quiet_ply_limit = defaults.quiet_ply_limit;
+    Rules::new(options).expect("valid rules with default draw options stay valid")
+}
 
 /// What a file's header says.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,7 +87,7 @@ pub fn write_table(path: &Path, table: &Table, rules: &Rules) -> Result<u64, TbE
     let checksum = fnv1a(&raw);
     let payload = zstd::bulk::compress(&raw, ZSTD_LEVEL).map_err(|e| TbError::io(path, e))?;
     let key = table.material().to_string();
-    let rules_text = rules.to_string();
+    let rules_text = table_rules(rules).to_string();
     let mut out = Vec::with_capacity(payload.len() + 64);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
@@ -166,11 +178,12 @@ fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, TbError> {
 /// # Errors
 /// [`TbError::RulesMismatch`].
 pub fn check_rules(path: &Path, header: &Header, rules: &Rules) -> Result<(), TbError> {
-    let wanted = rules.to_string();
+    let wanted = table_rules(rules);
     let same = header
         .rules
         .parse::<Rules>()
-        .is_ok_and(|table_rules| table_rules == *rules);
+        .is_ok_and(|made_under| table_rules(&made_under) == wanted);
+    let wanted = wanted.to_string();
     if same {
         Ok(())
     } else {

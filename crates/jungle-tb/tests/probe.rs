@@ -94,6 +94,10 @@ fn probing_covers_both_colours_and_refuses_what_it_cannot_answer() {
         tables.load("E-r".parse::<Material>().unwrap()),
         Err(TbError::MissingTable { .. })
     ));
+    // The draw options never change a table: a game with other draw rules uses the same tables.
+    let other_draws: Rules = "repetition-draw=0,quiet-ply-limit=50".parse().unwrap();
+    let same = Tablebases::open(&dir, &other_draws).unwrap();
+    assert_eq!(same.probe(&blue_lion), Some(Probe::win(1)));
     // Tables made under other rules are refused when opened.
     let modern: Rules = "modern".parse().unwrap();
     let e = Tablebases::open(&dir, &modern).unwrap_err();
