@@ -211,3 +211,34 @@ fn a_search_under_a_clock_returns_a_legal_move() {
     assert_eq!(best.len(), 1);
     assert!(is_legal(jungle_rules::START_FEN, "", &best[0]));
 }
+
+#[test]
+fn several_threads_and_weak_skill_levels_still_move_legally() {
+    for options in [
+        "setoption name Threads value 2\nsetoption name Hash value 2\n",
+        "setoption name Skill Level value 1\n",
+        "setoption name Skill Level value 5\nsetoption name MultiPV value 2\n",
+    ] {
+        let lines = run(&format!(
+            "{options}position startpos moves a3a4\ngo depth 4\ngo depth 2\n"
+        ));
+        // The second `go` is refused while the first runs, else both answer.
+        let refused = lines
+            .iter()
+            .any(|l| l.starts_with("info string go ignored"));
+        assert_eq!(
+            bestmoves(&lines).len(),
+            if refused { 1 } else { 2 },
+            "{lines:?}"
+        );
+        let mut game = Game::new(Rules::default());
+        game.play_text("a3a4").unwrap();
+        for best in bestmoves(&lines) {
+            let m: Move = best.parse().unwrap();
+            assert!(
+                game.position().is_legal(game.rules(), m),
+                "{options}: {best}"
+            );
+        }
+    }
+}

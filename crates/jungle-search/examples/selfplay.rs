@@ -3,9 +3,9 @@
 //!
 //! `cargo run --release -p jungle-search --example selfplay -- --a all --b none --games 100 --movetime 100`
 //!
-//! A configuration is `all`, `none`, or `all-FEATURE,...` / `none+FEATURE,...` with features `nmp` (null move),
+//! A configuration is `all` (the engine's defaults, `Features::ALL`), `none`, or `all-FEATURE,...` / `none+FEATURE,...` with features `nmp` (null move),
 //! `rfp` (reverse futility), `lmr`, `lmp`, `fut` (futility), `asp` (aspiration), `qthreat` (den threats in
-//! quiescence), `guard` (no pruning on a den attack); `--weights-a FILE` / `--weights-b FILE` evaluate with the weights listed in FILE (the
+//! quiescence), `guard` (no pruning on a den attack), `iir`; `--weights-a FILE` / `--weights-b FILE` evaluate with the weights listed in FILE (the
 //! `tune fit` output list). Prints the score and the Elo difference of A over B with its 95% error.
 use std::time::Duration;
 
@@ -30,6 +30,7 @@ fn features(spec: &str) -> Features {
             "asp" => &mut f.aspiration,
             "qthreat" => &mut f.quiescence_threats,
             "guard" => &mut f.guarded_pruning,
+            "iir" => &mut f.iir,
             other => panic!("unknown feature {other}"),
         };
         *field = on;
