@@ -6,6 +6,8 @@
 //! `Rules::options()` (plain data; the option parser has its own tests) and nothing else from the library.
 //! Speed does not matter here; clarity does.
 
+#![allow(dead_code)] // each test binary uses a different part
+
 use jungle_rules::rules::{BoardKind, ElephantCapturesRat, LionTiger, RatFromWater, RuleOptions};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
