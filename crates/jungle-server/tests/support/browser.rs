@@ -50,13 +50,14 @@ impl Chrome {
             })
             .launch_timeout(PATIENCE)
             .request_timeout(PATIENCE)
+            // chromiumoxide adds the leading dashes (headless, no-sandbox and a fresh profile are set above).
             .args([
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
+                "disable-gpu",
+                "disable-quic",
+                "no-first-run",
+                "disable-background-networking",
+                "disable-component-update",
+                "disable-sync",
             ])
             .build()
             .expect("a browser configuration");
@@ -93,9 +94,14 @@ impl Chrome {
         page
     }
 
+    /// Closes the browser, killing it if it does not close in time, so no process is left behind.
     pub async fn close(mut self) {
-        let _ = self.browser.close().await;
-        let _ = self.browser.wait().await;
+        let closed = tokio::time::timeout(Duration::from_secs(10), self.browser.close()).await;
+        if !matches!(closed, Ok(Ok(_))) {
+            let _ = self.browser.kill().await;
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(10), self.browser.wait()).await;
+        let _ = self.browser.kill().await;
         self.handler.abort();
         let _ = std::fs::remove_dir_all(&self.profile);
     }
