@@ -482,20 +482,21 @@ impl Worker {
             let tactical = MovePicker::is_tactical(order) || pos.is_capture(m);
             let quiet = !tactical;
 
-            // Step 7. Prune late quiet moves at low depth.
+            // Step 7. Prune late quiet moves at low depth. Quiet moves come last in the ordering and both
+            // conditions only grow truer as the loop goes on, so every remaining move is pruned too: stop here.
             if !root && !in_check && quiet && best_score > -MATE_BOUND {
                 if self.features.late_move_pruning
                     && depth <= 4
                     && searched >= 4 + (depth * depth) as usize
                 {
-                    continue;
+                    break;
                 }
                 if self.features.futility
                     && depth <= 3
                     && !pv_node
                     && static_eval + improving_margin <= alpha
                 {
-                    continue;
+                    break;
                 }
             }
 
