@@ -192,14 +192,6 @@ impl Position {
     }
 
     #[inline]
-    fn remove(&mut self, piece: Piece, sq: Square) {
-        self.board[sq.index()] = NO_PIECE;
-        self.sides[piece.side] ^= Bitboard::from_square(sq);
-        self.squares[piece.side][piece.animal.index()] = NO_SQUARE;
-        self.hash ^= zobrist::piece_key(piece, sq);
-    }
-
-    #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         decode(self.board[sq.index()])
     }
