@@ -139,10 +139,8 @@ pub struct Evaluator {
     w: Weights,
     /// Material + den distance, per side, animal and square (from that side's point of view).
     psq: BySide<[[i32; 63]; 8]>,
-    /// Squares each side's animal may step to, terrain-wise.
-    steps_allowed: BySide<[Bitboard; 8]>,
-    /// Squares from which an animal has some jump under the rules.
-    bank: [Bitboard; 8],
+    /// Squares each side's animal may step to from each square, terrain-wise.
+    steps_allowed: BySide<[[Bitboard; 63]; 8]>,
     /// Squares within two steps of each side's den.
     den_zone: BySide<Bitboard>,
     /// Squares within three steps of each side's den.
@@ -184,19 +182,25 @@ impl Evaluator {
             }
         }
         let mut psq = BySide::new([[0; 63]; 8], [[0; 63]; 8]);
-        let mut steps_allowed = BySide::new([Bitboard::EMPTY; 8], [Bitboard::EMPTY; 8]);
+        let mut steps_allowed = BySide::new([[Bitboard::EMPTY; 63]; 8], [[Bitboard::EMPTY; 63]; 8]);
         for side in Side::ALL {
             for animal in Animal::ALL {
                 let distance = den_distances(rules, side, animal);
-                steps_allowed[side][animal.index()] = rules.destinations(side, animal);
                 for sq in Square::all() {
+                    steps_allowed[side][animal.index()][sq.index()] =
+                        STEPS[sq.index()] & rules.destinations(side, animal);
                     let d = distance[sq.index()] as usize;
                     let bonus = if d < w.den_distance.len() {
                         w.den_distance[d] * w.den_distance_scale[animal.index()] / 100
                     } else {
                         0
                     };
-                    psq[side][animal.index()][sq.index()] = value[animal.index()] + bonus;
+                    let on_bank = if bank[animal.index()].contains(sq) {
+                        w.jumper_on_bank
+                    } else {
+                        0
+                    };
+                    psq[side][animal.index()][sq.index()] = value[animal.index()] + bonus + on_bank;
                 }
             }
         }
@@ -212,7 +216,6 @@ impl Evaluator {
             w,
             psq,
             steps_allowed,
-            bank,
             den_zone: BySide::new(zone(Side::Blue, 2), zone(Side::Red, 2)),
             den_approach: BySide::new(zone(Side::Blue, 3), zone(Side::Red, 3)),
             value,
@@ -250,13 +253,11 @@ impl Evaluator {
         let mut enemy_has_jumpers = false;
         for animal in Animal::ALL {
             let a = animal.index();
-            for sq in pos.pieces(Piece::new(side, animal)) {
+            if let Some(sq) = pos.square_of(Piece::new(side, animal)) {
+                // Material, den distance and the river-bank bonus are in `psq`.
                 score += psq[a][sq.index()];
-                let reach = STEPS[sq.index()] & self.steps_allowed[side][a] & !own;
+                let reach = self.steps_allowed[side][a][sq.index()] & !own;
                 score += self.w.mobility[a] * reach.count() as i32;
-                if self.bank[a].contains(sq) {
-                    score += self.w.jumper_on_bank;
-                }
             }
             if self.rules.is_jumper(animal) && pos.pieces(Piece::new(!side, animal)).any() {
                 enemy_has_jumpers = true;
