@@ -216,6 +216,7 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
                 self.clear_pending = true;
                 Ok(())
             }
+            "tablebasepath" => self.set_tablebase_path(value),
             "uci_variant" if value.eq_ignore_ascii_case("jungle") => Ok(()),
             "uci_variant" => Err(format!(
                 "variant \"{value}\" is not supported (only jungle)"
@@ -229,13 +230,31 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
                 Err(e) => Err(e.to_string()),
             },
             _ => Err(format!(
-                "unknown option \"{name}\" (options: Hash, Threads, MultiPV, Skill Level, Move Overhead, Clear Hash, Rules, UCI_Variant)"
+                "unknown option \"{name}\" (options: Hash, Threads, MultiPV, Skill Level, Move Overhead, Clear Hash, Rules, TablebasePath, UCI_Variant)"
             )),
         };
         match result {
             Ok(()) => Ok(()),
             Err(message) => self.info_string(message),
         }
+    }
+
+    /// `TablebasePath`: a directory of `jungle tb generate` tables (empty or `<empty>`: none). Tables that cannot
+    /// be used (no such directory, made under other rules) are reported, and the engine plays without them.
+    fn set_tablebase_path(&mut self, value: &str) -> Result<(), String> {
+        self.options.tablebase_path = if value.is_empty() || value == "<empty>" {
+            None
+        } else {
+            Some(std::path::PathBuf::from(value))
+        };
+        if self.is_searching() {
+            // Checked when the next search starts.
+            return Ok(());
+        }
+        let game = self.game.clone();
+        let engine = self.take_engine();
+        engine.set_game(&game);
+        engine.take_tablebase_error().map_or(Ok(()), Err)
     }
 
     /// Sets the game; on any error the previous game stays and the reason is reported.
@@ -266,6 +285,9 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
         let game = self.game.clone();
         self.take_engine().set_game(&game);
         let mut engine = self.engine.take().expect("taken above");
+        if let Some(message) = engine.take_tablebase_error() {
+            self.info_string(message)?;
+        }
         self.stop.clear();
         let out = Arc::clone(&self.out);
         let searching = Arc::clone(&self.searching);
@@ -328,6 +350,7 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
             multipv: 1,
             skill_level: jungle_search::skill::MAX_LEVEL,
             hash_mb: 16,
+            tablebase_path: None,
             ..self.options.clone()
         };
         let report = jungle_search::bench(
@@ -415,6 +438,12 @@ pub fn option_specs() -> Vec<OptionSpec> {
         },
         OptionSpec {
             name: "Rules".to_string(),
+            kind: OptionKind::Str {
+                default: String::new(),
+            },
+        },
+        OptionSpec {
+            name: "TablebasePath".to_string(),
             kind: OptionKind::Str {
                 default: String::new(),
             },

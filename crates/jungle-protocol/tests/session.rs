@@ -40,6 +40,7 @@ fn handshake_announces_identity_and_options() {
         "Skill Level",
         "Move Overhead",
         "Rules",
+        "TablebasePath",
         "UCI_Variant",
     ] {
         assert!(
@@ -241,4 +242,20 @@ fn several_threads_and_weak_skill_levels_still_move_legally() {
             );
         }
     }
+}
+
+#[test]
+fn an_unusable_tablebase_path_is_reported_and_the_engine_plays_on() {
+    let lines = run(concat!(
+        "setoption name TablebasePath value /no/such/jungle/tables\n",
+        "position startpos\n",
+        "go depth 2\n",
+    ));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("/no/such/jungle/tables")),
+        "{lines:?}"
+    );
+    assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
 }

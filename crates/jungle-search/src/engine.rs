@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use jungle_rules::{Game, Move, Rules};
+use jungle_tb::Tablebases;
 
 use crate::eval::Evaluator;
 use crate::iterate::{IterationPlan, internal_to_score};
@@ -37,6 +38,12 @@ pub struct Engine {
     features: Features,
     weights: crate::Weights,
     random: Random,
+    /// The open tables, if `tablebase_path` is set and they are valid for the game's rules.
+    tablebases: Option<Arc<Tablebases>>,
+    /// The directory and rules `tablebases` was opened for (so they are reopened only when either changes).
+    tablebases_for: Option<(std::path::PathBuf, Rules)>,
+    /// Why the tables could not be opened, until [`Engine::take_tablebase_error`] reports it.
+    tablebase_error: Option<String>,
 }
 
 impl Engine {
@@ -54,8 +61,12 @@ impl Engine {
             weights: crate::eval::W,
             random: Random::from_time(),
             options: options.clone(),
+            tablebases: None,
+            tablebases_for: None,
+            tablebase_error: None,
         };
         engine.resize_workers();
+        engine.open_tablebases();
         engine
     }
 
@@ -74,6 +85,44 @@ impl Engine {
         }
         self.options = options;
         self.resize_workers();
+        self.open_tablebases();
+    }
+
+    /// Opens (or closes) the tables for the current option and rules, when either changed. A directory that
+    /// cannot be used leaves the engine without tables and the reason in [`Engine::take_tablebase_error`].
+    fn open_tablebases(&mut self) {
+        let wanted = self
+            .options
+            .tablebase_path
+            .clone()
+            .map(|path| (path, self.game.rules().clone()));
+        if wanted != self.tablebases_for {
+            self.tablebases = None;
+            self.tablebase_error = None;
+            if let Some((path, rules)) = &wanted {
+                match Tablebases::open(path, rules) {
+                    Ok(tb) => self.tablebases = Some(Arc::new(tb)),
+                    Err(e) => {
+                        self.tablebase_error =
+                            Some(format!("tablebases not used (\"{}\"): {e}", path.display()));
+                    }
+                }
+            }
+            self.tablebases_for = wanted;
+        }
+        for w in &mut self.workers {
+            w.set_tablebases(self.tablebases.clone());
+        }
+    }
+
+    /// Why the tables of the `tablebase_path` option are not in use, once per failed opening.
+    pub fn take_tablebase_error(&mut self) -> Option<String> {
+        self.tablebase_error.take()
+    }
+
+    /// The tables in use, if any.
+    pub fn tablebases(&self) -> Option<&Tablebases> {
+        self.tablebases.as_deref()
     }
 
     fn resize_workers(&mut self) {
@@ -88,6 +137,7 @@ impl Engine {
                 Arc::clone(&self.nodes),
             );
             w.features = self.features;
+            w.set_tablebases(self.tablebases.clone());
             self.workers.push(w);
         }
     }
@@ -106,6 +156,7 @@ impl Engine {
             self.rebuild_evaluator(game.rules().clone());
         }
         self.game = game.clone();
+        self.open_tablebases();
     }
 
     /// Evaluates with other weights than the engine's own (for tuning and strength tests).
@@ -257,15 +308,45 @@ impl Engine {
             .and_then(|l| l.pv.first().copied())
             .filter(|m| root_moves.contains(*m))
             .or_else(|| root_moves.first().copied());
-        let pv: Vec<Move> = line.map(|l| l.pv.clone()).unwrap_or_default();
+        let mut pv: Vec<Move> = line.map(|l| l.pv.clone()).unwrap_or_default();
+        let mut score = internal_to_score(line.map_or(0, |l| l.score));
+        let mut best_move = best_move;
+        // At the root the tables have the last word (at full strength): the search's move is kept when it has
+        // the best table value (the search chooses among equally good moves), else the table's best move.
+        if skill.is_full_strength()
+            && let Some(tb) = &self.tablebases
+            && let Some(moves) = tb.probe_moves(&pos)
+            && let Some(&(table_best, value)) = moves.first()
+        {
+            let keeps_value = moves
+                .iter()
+                .any(|&(m, p)| Some(m) == best_move && p.preference() == value.preference());
+            if !keeps_value {
+                best_move = Some(table_best);
+                pv = vec![table_best];
+            }
+            score = table_score(value);
+        }
         SearchResult {
             best_move,
             ponder: pv.get(1).copied(),
-            score: internal_to_score(line.map_or(0, |l| l.score)),
+            score,
             depth: iterations.depth,
             nodes,
             pv,
         }
+    }
+}
+
+/// A table value as a search score: a win or loss in `n` plies is `Mate(±n)`, a draw 0.
+fn table_score(value: jungle_tb::Probe) -> Score {
+    let plies = value
+        .plies
+        .map_or(0, |n| i32::try_from(n).unwrap_or(i32::MAX));
+    match value.wdl {
+        jungle_tb::Wdl::Win => Score::Mate(plies),
+        jungle_tb::Wdl::Loss => Score::Mate(-plies),
+        jungle_tb::Wdl::Draw => Score::Cp(0),
     }
 }
 

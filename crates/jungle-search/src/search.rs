@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use jungle_rules::terrain::{DENS, STEPS};
 use jungle_rules::{Move, Position, Rules, Side};
+use jungle_tb::{Probe, Tablebases, Wdl};
 
 use crate::eval::Evaluator;
 use crate::movepick::{History, MovePicker, Wanted};
@@ -44,6 +45,21 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+/// A table value as a search score at `ply`: a win or loss in `n` plies from here is a mate score `ply + n`
+/// plies from the root (kept inside the mate range however long), a draw 0.
+#[inline]
+fn table_to_score(value: Probe, ply: usize) -> i32 {
+    let distance = |n: Option<u32>| {
+        let n = i32::try_from(n.unwrap_or(0)).unwrap_or(i32::MAX);
+        n.saturating_add(ply as i32).min(MATE - MATE_BOUND)
+    };
+    match value.wdl {
+        Wdl::Win => MATE - distance(value.plies),
+        Wdl::Loss => -MATE + distance(value.plies),
+        Wdl::Draw => 0,
     }
 }
 
@@ -126,6 +142,9 @@ pub(crate) struct Worker {
     pub may_stop: bool,
     /// The best root move of the current iteration so far, with its score (for a search stopped mid-iteration).
     pub root_best: Option<(Move, i32)>,
+    /// Endgame tables probed below the root, and the most pieces they cover (0 without tables).
+    tablebases: Option<Arc<Tablebases>>,
+    tablebase_pieces: u32,
 }
 
 impl std::fmt::Debug for Worker {
@@ -173,7 +192,16 @@ impl Worker {
             control: None,
             may_stop: false,
             root_best: None,
+            tablebases: None,
+            tablebase_pieces: 0,
         }
+    }
+
+    pub fn set_tablebases(&mut self, tablebases: Option<Arc<Tablebases>>) {
+        self.tablebase_pieces = tablebases
+            .as_ref()
+            .map_or(0, |tb| u32::try_from(tb.max_pieces()).unwrap_or(u32::MAX));
+        self.tablebases = tablebases;
     }
 
     pub fn set_evaluator(&mut self, eval: Arc<Evaluator>) {
@@ -373,6 +401,16 @@ impl Worker {
             if fits {
                 return score;
             }
+        }
+
+        // Step 3b. Endgame tables: the exact value (distance included) of a position they cover.
+        if !root
+            && self.tablebase_pieces != 0
+            && pos.occupied().count() <= self.tablebase_pieces
+            && let Some(tb) = &self.tablebases
+            && let Some(value) = tb.probe(pos)
+        {
+            return table_to_score(value, ply);
         }
 
         // Step 4. Threats against our den: two cannot both be met; one must be captured.

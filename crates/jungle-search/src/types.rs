@@ -1,6 +1,7 @@
 //! The vocabulary of the engine API: options, limits, scores, progress reports and results.
 
 use std::fmt;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -20,6 +21,9 @@ pub struct EngineOptions {
     pub skill_level: u8,
     /// Time kept in reserve per move for communication and process scheduling.
     pub move_overhead_ms: u64,
+    /// A directory of endgame tables (`jungle tb generate`) made under the game's rules: probed at the root
+    /// and inside the search. `None`: no tables.
+    pub tablebase_path: Option<PathBuf>,
 }
 
 impl Default for EngineOptions {
@@ -30,6 +34,7 @@ impl Default for EngineOptions {
             multipv: 1,
             skill_level: crate::skill::MAX_LEVEL,
             move_overhead_ms: 30,
+            tablebase_path: None,
         }
     }
 }
