@@ -85,6 +85,7 @@ pub fn report_clap_error(e: clap::Error) -> ExitCode {
 pub fn exit_code(result: anyhow::Result<ExitCode>) -> ExitCode {
     match result {
         Ok(code) => code,
+        Err(e) if is_closed_stdout(&e) => ExitCode::SUCCESS,
         Err(e) => {
             let message = format!("{e:#}").replace('\n', " ");
             eprintln!("jungle: {message}");
@@ -95,4 +96,13 @@ pub fn exit_code(result: anyhow::Result<ExitCode>) -> ExitCode {
             }
         }
     }
+}
+
+/// Whether the error is stdout having been closed by the reader (`jungle moves | head`): not a failure.
+fn is_closed_stdout(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -1,6 +1,15 @@
 //! The `jungle` command. Thin: parses arguments, calls the crates, maps errors to exit codes
 //! (2 for bad input with one line on stderr, 1 for other failures).
 
+/// `println!` for command output that returns an error instead of panicking when stdout is closed
+/// (`jungle moves | head`); `main` ends such a run quietly.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*)?
+    }};
+}
+
 mod commands;
 mod input;
 

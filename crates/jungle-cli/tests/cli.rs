@@ -353,3 +353,26 @@ fn moves_agrees_with_every_rule_case_of_the_rules_library() {
     }
     assert!(checked >= 100, "only {checked} cases");
 }
+
+/// A reader that stops early (`jungle moves | head -1`) closes the pipe: the command ends quietly, no panic.
+#[test]
+fn closed_stdout_ends_quietly() {
+    for args in [
+        &["moves"][..],
+        &["perft", "--divide", "3"],
+        &["rules"],
+        &["show", "--plain"],
+    ] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_jungle"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

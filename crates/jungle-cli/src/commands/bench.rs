@@ -40,8 +40,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             position.what
         );
     });
-    println!("Total time (ms) : {}", report.elapsed.as_millis());
-    println!("Nodes searched: {}", report.nodes);
-    println!("Nodes/second: {}", report.nodes_per_second());
+    say!("Total time (ms) : {}", report.elapsed.as_millis());
+    say!("Nodes searched: {}", report.nodes);
+    say!("Nodes/second: {}", report.nodes_per_second());
     Ok(ExitCode::SUCCESS)
 }

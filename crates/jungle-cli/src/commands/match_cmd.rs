@@ -89,7 +89,7 @@ pub fn run(cli: Args) -> anyhow::Result<ExitCode> {
         eprintln!("Generating openings (seed {seed})...");
     }
     let config = setup::build(&parsed, seed, today()).map_err(bad_input)?;
-    println!(
+    say!(
         "{} engines, {} games scheduled, {} openings, rules {}, seed {seed}",
         config.engines.len(),
         total,
@@ -97,7 +97,7 @@ pub fn run(cli: Args) -> anyhow::Result<ExitCode> {
         config.settings.rules
     );
     if let Some(sprt) = &config.sprt {
-        println!(
+        say!(
             "SPRT: {sprt}; bounds {:.2} and {:.2}",
             sprt.lower_bound(),
             sprt.upper_bound()
@@ -145,9 +145,9 @@ pub fn run(cli: Args) -> anyhow::Result<ExitCode> {
     let summary = tournament::run(&config, &mut on_event)?;
     bar.finish_and_clear();
 
-    println!();
+    say!();
     for line in rating_lines(&summary.standings, summary.sprt, two) {
-        println!("{line}");
+        say!("{line}");
     }
     if let Some(state) = summary.sprt {
         let verdict = match state.status {
@@ -159,26 +159,30 @@ pub fn run(cli: Args) -> anyhow::Result<ExitCode> {
             }
             SprtStatus::Continue => "no decision: the games ran out before a bound was crossed",
         };
-        println!("SPRT result: {verdict}");
+        say!("SPRT result: {verdict}");
     }
-    println!();
-    print!("{}", summary.standings.table());
+    say!();
+    say!("{}", summary.standings.table().trim_end_matches('\n'));
     let forfeits: Vec<_> = summary
         .games
         .iter()
         .filter(|g| matches!(g.termination, "time forfeit" | "illegal move" | "abandoned"))
         .collect();
     if !forfeits.is_empty() {
-        println!("Forfeits:");
+        say!("Forfeits:");
         for g in forfeits {
-            println!(
+            say!(
                 "  game {} ({} vs {}): {} {}",
-                g.number, names[g.players.blue], names[g.players.red], g.result, g.reason
+                g.number,
+                names[g.players.blue],
+                names[g.players.red],
+                g.result,
+                g.reason
             );
         }
     }
     if let Some(path) = &config.pgn_out {
-        println!("PGN: {}", path.display());
+        say!("PGN: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -19,7 +19,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .collect();
     moves.sort();
     for m in moves {
-        println!("{m}");
+        say!("{m}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -30,14 +30,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let nodes = if args.divide {
         let divide = perft_divide(&pos, &rules, args.depth, threads);
         for (m, n) in &divide {
-            println!("{m} {n}");
+            say!("{m} {n}");
         }
         divide.iter().map(|(_, n)| n).sum()
     } else {
         perft_parallel(&pos, &rules, args.depth, threads)
     };
     let seconds = started.elapsed().as_secs_f64();
-    println!("nodes {nodes}");
+    say!("nodes {nodes}");
     eprintln!(
         "time {:.3} s, {:.0} nodes/s ({threads} thread(s))",
         seconds,

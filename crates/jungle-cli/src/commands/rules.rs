@@ -26,12 +26,12 @@ enum Action {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.action {
         Some(Action::Check { rules }) => {
-            println!("{}", parse_rules(&rules)?);
+            say!("{}", parse_rules(&rules)?);
         }
         None => {
-            println!("options (name, default, values):");
+            say!("options (name, default, values):");
             for o in OPTIONS {
-                println!(
+                say!(
                     "  {:<28} {:<17} {:<34} {}",
                     o.name,
                     o.default,
@@ -39,14 +39,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     o.help
                 );
             }
-            println!("presets (may stand first; later options override):");
+            say!("presets (may stand first; later options override):");
             for p in Preset::ALL {
                 let expansion = if p.expansion().is_empty() {
                     "(defaults)"
                 } else {
                     p.expansion()
                 };
-                println!("  {:<16} {:<70} {}", p.name(), expansion, p.description());
+                say!("  {:<16} {:<70} {}", p.name(), expansion, p.description());
             }
         }
     }

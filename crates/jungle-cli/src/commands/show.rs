@@ -22,7 +22,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (rules, pos) = args.position.resolve()?;
     let colour =
         !args.plain && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    print!("{}", draw(&pos, &rules, colour));
+    say!("{}", draw(&pos, &rules, colour).trim_end_matches('\n'));
     Ok(ExitCode::SUCCESS)
 }
 

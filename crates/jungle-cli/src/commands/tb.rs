@@ -168,7 +168,7 @@ fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let reports = jungle_tb::build(&rules, &options, &on_event).map_err(classify)?;
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    print_totals(&reports, seconds);
+    print_totals(&reports, seconds)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -193,17 +193,18 @@ fn report_line(r: &MaterialReport, cpu: Option<f64>) -> String {
     )
 }
 
-fn print_totals(reports: &[MaterialReport], seconds: f64) {
+fn print_totals(reports: &[MaterialReport], seconds: f64) -> anyhow::Result<()> {
     let positions: u64 = reports.iter().map(|r| r.stats.positions).sum();
     let bytes: u64 = reports.iter().map(|r| r.file_bytes).sum();
     let working = reports.iter().map(|r| r.working_bytes).max().unwrap_or(0);
-    println!(
+    say!(
         "total {} materials, {positions} positions, {bytes} bytes on disk, {seconds:.1} s ({} CPU), largest working set {:.1} MB, peak resident memory {}",
         reports.len(),
         cpu_seconds().map_or("unknown".to_string(), |c| format!("{c:.1} s")),
         working as f64 / 1048576.0,
         peak_memory().unwrap_or_else(|| "unknown".to_string())
     );
+    Ok(())
 }
 
 /// CPU time (user + system) the process has used so far, from Linux `/proc/self/stat`: on a shared machine
@@ -249,13 +250,13 @@ fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
             args.dir.display()
         )));
     }
-    println!("wdl {}", value.wdl);
+    say!("wdl {}", value.wdl);
     match value.plies {
-        Some(n) => println!("plies {n}"),
-        None => println!("plies -"),
+        Some(n) => say!("plies {n}"),
+        None => say!("plies -"),
     }
     for (m, v) in moves.unwrap_or_default() {
-        println!("{m} {v}");
+        say!("{m} {v}");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -294,7 +295,7 @@ fn open_dir(dir: &Path) -> anyhow::Result<(Rules, Tablebases)> {
 
 fn stats(dir: &Path) -> anyhow::Result<ExitCode> {
     let (rules, tables) = open_dir(dir)?;
-    println!("rules {rules}");
+    say!("rules {rules}");
     let mut total = 0u64;
     for material in tables.materials() {
         let table = tables.load(material).map_err(classify)?;
@@ -305,7 +306,7 @@ fn stats(dir: &Path) -> anyhow::Result<ExitCode> {
             (Some((n, _)), Some(fen)) => format!("longest-win {n} {fen}"),
             _ => "longest-win -".to_string(),
         };
-        println!(
+        say!(
             "{} positions {} wins {} draws {} losses {} bytes {} {longest}",
             material,
             report.stats.positions,
@@ -315,7 +316,7 @@ fn stats(dir: &Path) -> anyhow::Result<ExitCode> {
             size
         );
     }
-    println!(
+    say!(
         "total {} materials {total} positions",
         tables.materials().len()
     );
@@ -335,23 +336,24 @@ fn verify(dir: &Path) -> anyhow::Result<ExitCode> {
         .map_err(classify)?;
         bar.finish_and_clear();
         if report.mismatches == 0 {
-            println!("{material} ok {} positions", report.checked);
+            say!("{material} ok {} positions", report.checked);
         } else {
             failed += 1;
-            println!(
+            say!(
                 "{material} FAILED {} of {} positions",
-                report.mismatches, report.checked
+                report.mismatches,
+                report.checked
             );
             for example in &report.examples {
-                println!("  {example}");
+                say!("  {example}");
             }
         }
     }
     if failed == 0 {
-        println!("verified {} tables", tables.materials().len());
+        say!("verified {} tables", tables.materials().len());
         Ok(ExitCode::SUCCESS)
     } else {
-        println!("{failed} tables FAILED");
+        say!("{failed} tables FAILED");
         Ok(ExitCode::from(1))
     }
 }
