@@ -384,6 +384,18 @@ impl Position {
         next
     }
 
+    /// The same placement with the other side to move and one more quiet ply: a "null move" for the engine's
+    /// null-move pruning. Passing is illegal in Jungle; this is never a move of a game.
+    #[inline]
+    #[must_use]
+    pub fn after_null_move(&self) -> Position {
+        let mut next = *self;
+        next.side_to_move = !self.side_to_move;
+        next.quiet_plies += 1;
+        next.hash ^= zobrist::red_to_move_key();
+        next
+    }
+
     /// Plays a move after checking that it is legal.
     ///
     /// # Errors
@@ -640,5 +652,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn null_move_only_hands_over_the_turn() {
+        let rules = Rules::default();
+        let start = Position::start(&rules);
+        let passed = start.after_null_move();
+        let mut setup = start.to_setup();
+        setup.side_to_move = Side::Red;
+        setup.quiet_plies = 1;
+        assert_eq!(passed, Position::from_setup(&setup, &rules).unwrap());
+        assert_eq!(passed.hash(), passed.hash_from_scratch());
+        assert_eq!(passed.after_null_move().hash(), start.hash());
     }
 }

@@ -455,7 +455,7 @@ impl Worker {
                 && pos.side(us).count() >= 2
             {
                 let r = 3 + depth / 4;
-                let passed = pass(pos, &self.rules);
+                let passed = pos.after_null_move();
                 self.hashes.push(0);
                 let score = -self.search(
                     &passed,
@@ -747,14 +747,4 @@ impl Worker {
         }
         best_score
     }
-}
-
-/// The position with the other side to move (a null move), built through a setup because the rules library
-/// has no pass (passing is illegal in Jungle). Only the null-move search uses it.
-fn pass(pos: &Position, rules: &Rules) -> Position {
-    let mut setup = pos.to_setup();
-    setup.side_to_move = !setup.side_to_move;
-    setup.quiet_plies += 1;
-    // Validity depends on the placement only, which is unchanged, so this cannot fail.
-    Position::from_setup(&setup, rules).unwrap_or(*pos)
 }
