@@ -255,18 +255,8 @@ fn rating_lines(standings: &Standings, sprt: Option<SprtState>, two: bool) -> Ve
 
 /// Today's date (UTC) as PGN writes it, `YYYY.MM.DD`.
 fn today() -> String {
-    let days = SystemTime::now()
+    let seconds = SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    // Civil-from-days (H. Hinnant's algorithm): days since 1970-01-01 to year, month, day.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
+        .map_or(0, |d| d.as_secs());
+    jungle_rules::pgn::date_tag(seconds as i64)
 }

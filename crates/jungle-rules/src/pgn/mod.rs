@@ -239,3 +239,34 @@ pub enum PgnErrorKind {
     #[error("expected one game, found {0}")]
     GameCount(usize),
 }
+
+/// The PGN `Date` tag value (`YYYY.MM.DD`, UTC) of a Unix time in seconds. Pure: the caller reads the clock.
+pub fn date_tag(unix_seconds: i64) -> String {
+    // Civil-from-days for the proleptic Gregorian calendar (after Howard Hinnant's algorithm): shift the epoch to
+    // 0000-03-01 so leap days fall at the end of a year, then split into 400-year eras.
+    let z = unix_seconds.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+#[cfg(test)]
+mod date_tests {
+    use super::date_tag;
+
+    #[test]
+    fn date_tags_are_civil_dates() {
+        assert_eq!(date_tag(0), "1970.01.01");
+        assert_eq!(date_tag(951_782_400), "2000.02.29");
+        assert_eq!(date_tag(19_782 * 86_400), "2024.02.29");
+        assert_eq!(date_tag(1_796_000_000), "2026.11.30");
+        assert_eq!(date_tag(-1), "1969.12.31");
+    }
+}
