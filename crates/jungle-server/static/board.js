@@ -290,3 +290,28 @@ function jungleMoveRows(moves, startsRed) {
   }
   return rows;
 }
+
+/**
+ * Fills the move list element `list` (an <ol>) with one row per move number; `decorate(span, half)` is called
+ * for each half-move span that holds a move (`half` is `{move, ply}`), so each page adds its own highlight and
+ * clicks.
+ */
+function fillMoveList(list, moves, startFen, decorate) {
+  list.textContent = "";
+  const startsRed = startFen.split(" ")[1] === "b";
+  for (const row of jungleMoveRows(moves, startsRed)) {
+    const li = document.createElement("li");
+    const num = document.createElement("span");
+    num.className = "num";
+    num.textContent = `${row.number}.`;
+    li.appendChild(num);
+    for (const half of [row.blue, row.red]) {
+      const span = document.createElement("span");
+      span.className = "mv";
+      span.textContent = half ? half.move : "…";
+      if (half) decorate(span, half);
+      li.appendChild(span);
+    }
+    list.appendChild(li);
+  }
+}

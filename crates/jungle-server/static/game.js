@@ -127,23 +127,9 @@ function drawClocks() {
 function drawMoves() {
   const s = view.state;
   const list = $("moves");
-  list.textContent = "";
-  const startsRed = s.start_fen.split(" ")[1] === "b";
-  for (const row of jungleMoveRows(s.moves, startsRed)) {
-    const li = document.createElement("li");
-    const num = document.createElement("span");
-    num.className = "num";
-    num.textContent = `${row.number}.`;
-    li.appendChild(num);
-    for (const half of [row.blue, row.red]) {
-      const span = document.createElement("span");
-      span.className = "mv";
-      span.textContent = half ? half.move : "…";
-      if (half && half.ply === s.moves.length - 1) span.classList.add("current");
-      li.appendChild(span);
-    }
-    list.appendChild(li);
-  }
+  fillMoveList(list, s.moves, s.start_fen, (span, half) => {
+    if (half.ply === s.moves.length - 1) span.classList.add("current");
+  });
   list.scrollTop = list.scrollHeight;
 }
 

@@ -42,28 +42,11 @@ function draw() {
   }
   $("ply-label").textContent = `${view.ply} / ${g.moves.length}`;
   document.body.dataset.ply = String(view.ply);
-  const list = $("moves");
-  list.textContent = "";
-  const startsRed = g.start_fen.split(" ")[1] === "b";
-  for (const row of jungleMoveRows(g.moves, startsRed)) {
-    const li = document.createElement("li");
-    const num = document.createElement("span");
-    num.className = "num";
-    num.textContent = `${row.number}.`;
-    li.appendChild(num);
-    for (const half of [row.blue, row.red]) {
-      const span = document.createElement("span");
-      span.className = "mv";
-      span.textContent = half ? half.move : "…";
-      if (half) {
-        span.dataset.ply = String(half.ply + 1);
-        if (half.ply + 1 === view.ply) span.classList.add("current");
-        span.addEventListener("click", () => go(half.ply + 1));
-      }
-      li.appendChild(span);
-    }
-    list.appendChild(li);
-  }
+  fillMoveList($("moves"), g.moves, g.start_fen, (span, half) => {
+    span.dataset.ply = String(half.ply + 1);
+    if (half.ply + 1 === view.ply) span.classList.add("current");
+    span.addEventListener("click", () => go(half.ply + 1));
+  });
   $("analysis").hidden = view.analysisFor !== view.ply;
 }
 
