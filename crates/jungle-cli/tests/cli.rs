@@ -1,66 +1,14 @@
 //! The `jungle` binary's rules commands as a user runs them: `perft`, `moves`, `rules`, `show`, and bad input
 //! everywhere (exit code 2, exactly one line on stderr, never a panic).
 
-use std::process::{Command, Output};
+mod common;
+
+use common::{bad, jungle, ok, text};
 
 use jungle_rules::rules::OPTIONS;
 use jungle_rules::{Position, Preset, Rules};
 
 const START: &str = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
-
-fn jungle(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_jungle"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the jungle binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("utf-8 output")
-}
-
-/// Runs a command that must succeed; returns its standard output.
-fn ok(args: &[&str]) -> String {
-    let out = jungle(args);
-    assert!(
-        out.status.success(),
-        "jungle {args:?} failed ({:?}): {}",
-        out.status.code(),
-        text(&out.stderr)
-    );
-    text(&out.stdout)
-}
-
-/// Runs a command that must be refused as bad input; returns its one stderr line.
-fn bad(args: &[&str]) -> String {
-    let out = jungle(args);
-    let stderr = text(&out.stderr);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "jungle {args:?}: exit {:?}, stderr {stderr:?}",
-        out.status.code()
-    );
-    assert!(
-        !stderr.contains("panicked"),
-        "jungle {args:?} panicked: {stderr}"
-    );
-    assert_eq!(
-        stderr.lines().count(),
-        1,
-        "jungle {args:?}: stderr should be one line: {stderr:?}"
-    );
-    assert!(
-        stderr.ends_with('\n') && stderr.trim().len() > 10,
-        "{stderr:?}"
-    );
-    assert!(
-        text(&out.stdout).is_empty(),
-        "jungle {args:?} wrote to stdout"
-    );
-    stderr
-}
 
 fn last_line(output: &str) -> &str {
     output.lines().last().unwrap_or("")

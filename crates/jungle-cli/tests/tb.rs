@@ -1,41 +1,12 @@
 //! `jungle tb` as a user runs it: generate (resumable), probe, stats, verify, and bad input (exit code 2, one
 //! line on stderr).
 
+mod common;
+
+use common::{bad, ok};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use jungle_rules::{Position, Rules};
-
-fn jungle(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_jungle"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the jungle binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("utf-8 output")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = jungle(args);
-    assert!(
-        out.status.success(),
-        "jungle {args:?} failed ({:?}): {}",
-        out.status.code(),
-        text(&out.stderr)
-    );
-    text(&out.stdout)
-}
-
-fn bad(args: &[&str]) -> String {
-    let out = jungle(args);
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "jungle {args:?}: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "jungle {args:?}: {stderr}");
-    stderr
-}
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
