@@ -315,3 +315,23 @@ function fillMoveList(list, moves, startFen, decorate) {
     list.appendChild(li);
   }
 }
+
+/**
+ * Makes the form `#import` send its PGN (`#pgn`) to the server and open the imported game; a refusal is shown
+ * in the element `errorId`. Used by the home and replay pages.
+ */
+function wireImportForm(errorId) {
+  const byId = (id) => document.getElementById(id);
+  byId("import").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const response = await fetch("/api/import", { method: "POST", body: byId("pgn").value });
+      const answer = await response.json();
+      if (!response.ok) throw new Error(answer.error || response.statusText);
+      location.href = answer.url;
+    } catch (e) {
+      byId(errorId).textContent = String(e.message || e);
+      byId(errorId).hidden = false;
+    }
+  });
+}

@@ -31,18 +31,7 @@ $("new-game").addEventListener("submit", async (event) => {
   }
 });
 
-$("import").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  try {
-    const response = await fetch("/api/import", { method: "POST", body: $("pgn").value });
-    const answer = await response.json();
-    if (!response.ok) throw new Error(answer.error || response.statusText);
-    location.href = answer.url;
-  } catch (e) {
-    $("import-error").textContent = String(e.message || e);
-    $("import-error").hidden = false;
-  }
-});
+wireImportForm("import-error");
 
 function describe(game) {
   const blue = game.blue_name || (game.engine_side === "blue" ? `Engine ${game.engine_level}` : "Blue");

@@ -95,16 +95,5 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "Home") go(0);
   if (e.key === "End") go(Infinity);
 });
-$("import").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  try {
-    const response = await fetch("/api/import", { method: "POST", body: $("pgn").value });
-    const answer = await response.json();
-    if (!response.ok) throw new Error(answer.error || response.statusText);
-    location.href = answer.url;
-  } catch (e) {
-    $("error").textContent = String(e.message || e);
-    $("error").hidden = false;
-  }
-});
+wireImportForm("error");
 load();
