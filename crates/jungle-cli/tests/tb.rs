@@ -64,6 +64,25 @@ fn generate_probe_stats_verify_and_resume() {
     let stats = ok(&["tb", "stats", d]);
     assert!(stats.starts_with("rules standard\n"), "{stats}");
     assert!(stats.contains("\nL-r positions "), "{stats}");
+    // The counts by side to move add up to the totals; a symmetric material stores Blue to move only.
+    for line in stats.lines().filter(|l| l.contains(" positions ")) {
+        let words: Vec<&str> = line.split(' ').collect();
+        let field = |name: &str| words[words.iter().position(|w| *w == name).unwrap() + 1];
+        let counts = |name: &str| -> Vec<u64> {
+            field(name).split('/').map(|n| n.parse().unwrap()).collect()
+        };
+        let (blue, red) = (counts("blue-to-move"), counts("red-to-move"));
+        for (i, total) in ["wins", "draws", "losses"].into_iter().enumerate() {
+            assert_eq!(
+                blue[i] + red[i],
+                field(total).parse::<u64>().unwrap(),
+                "{line}"
+            );
+        }
+        let (blue_animals, red_animals) = words[0].split_once('-').unwrap();
+        let symmetric = blue_animals.to_lowercase() == red_animals;
+        assert_eq!(red.iter().sum::<u64>() == 0, symmetric, "{line}");
+    }
     assert!(
         stats.ends_with("total 36 materials 85058 positions\n"),
         "{stats}"
@@ -192,6 +211,21 @@ fn bad_input_is_refused_with_one_line() {
         ])
         .contains("not in play")
     );
+    // A material over the memory limit is refused before any work, and nothing is written.
+    assert!(
+        bad(&[
+            "tb",
+            "generate",
+            "--pieces",
+            "2",
+            "--memory-mb",
+            "0",
+            "--out",
+            d
+        ])
+        .contains("over the limit of 0 MB")
+    );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     bad(&[
         "tb",
         "probe",

@@ -36,7 +36,8 @@ pub struct MaterialReport {
     /// Seconds spent generating (0 when kept).
     pub seconds: f64,
     pub file_bytes: u64,
-    /// Working memory of the generation (arrays and sub-tables), in bytes; 0 when kept.
+    /// The most working memory the generation could take (its arrays at their fullest, and the sub-tables),
+    /// in bytes; 0 when kept.
     pub working_bytes: u64,
     /// Whether an existing file was kept instead of generating.
     pub kept: bool,

@@ -37,10 +37,14 @@ pub enum Stage {
     Level { plies: u32, decided: u64 },
 }
 
-/// The working memory a material's generation needs, in bytes: 5 bytes per index (value, successor count,
-/// slowest capture loss), plus its sub-tables.
+/// Bytes of working memory per index, at most: the value (2), the successor count (1), the slowest capture
+/// loss (2), and the value arriving through a capture (index and value, 8 with padding), which at most one
+/// entry per index can have.
+const BYTES_PER_INDEX: u64 = 13;
+
+/// The most working memory a material's generation needs, in bytes, not counting its sub-tables.
 pub fn working_bytes(indexer: &Indexer) -> u64 {
-    indexer.size() * 5
+    indexer.size() * BYTES_PER_INDEX
 }
 
 /// Generates the table of a canonical material. `subtables` must hold every material in
@@ -100,12 +104,23 @@ pub fn generate(
             scan
         })
         .collect();
+    // Values arriving through captures, by distance. Each list is allocated at its final size so that it
+    // never holds spare room (there can be one entry for every index).
+    let mut per_distance: Vec<usize> = Vec::new();
+    for &(_, code) in scans.iter().flat_map(|scan| &scan.events) {
+        let at = value::plies(code) as usize;
+        if per_distance.len() <= at {
+            per_distance.resize(at + 1, 0);
+        }
+        per_distance[at] += 1;
+    }
+    let mut pending: Vec<Vec<(u32, Code)>> =
+        per_distance.into_iter().map(Vec::with_capacity).collect();
     let mut frontier = Vec::new();
-    let mut pending: Vec<Vec<(u32, Code)>> = Vec::new();
     for scan in scans {
         frontier.extend(scan.finished);
-        for (plies, idx, code) in scan.events {
-            schedule(&mut pending, plies, idx, code);
+        for (idx, code) in scan.events {
+            schedule(&mut pending, idx, code);
         }
     }
 
@@ -158,7 +173,7 @@ pub fn generate(
         for (mut found, later) in results {
             next.append(&mut found);
             for (at, p) in later {
-                schedule(&mut pending, at, p, value::loss_code(at));
+                schedule(&mut pending, p, value::loss_code(at));
             }
         }
         if let Some(events) = pending.get_mut(n as usize) {
@@ -184,8 +199,9 @@ pub fn generate(
 /// What one chunk of a level found: positions decided now, and losses due later (distance, index).
 type LevelResult = (Vec<u32>, Vec<(u32, u32)>);
 
-fn schedule(pending: &mut Vec<Vec<(u32, Code)>>, plies: u32, idx: u32, code: Code) {
-    let at = plies as usize;
+/// Enters `code` for index `idx` at the level of its distance.
+fn schedule(pending: &mut Vec<Vec<(u32, Code)>>, idx: u32, code: Code) {
+    let at = value::plies(code) as usize;
     if pending.len() <= at {
         pending.resize_with(at + 1, Vec::new);
     }
@@ -193,11 +209,11 @@ fn schedule(pending: &mut Vec<Vec<(u32, Code)>>, plies: u32, idx: u32, code: Cod
 }
 
 /// What a forward-scan chunk found: positions finished on the board, and values arriving through captures
-/// (distance, index, code).
+/// (index, value; the value's distance is when it takes effect).
 #[derive(Default)]
 struct Scan {
     finished: Vec<u32>,
-    events: Vec<(u32, u32, Code)>,
+    events: Vec<(u32, Code)>,
 }
 
 struct Context<'a> {
@@ -256,10 +272,10 @@ impl Context<'_> {
         remaining.store(count.min(255) as u8, Relaxed);
         *floor = slowest_loss as u16;
         if let Some(n) = quickest_win {
-            scan.events.push((n, idx as u32, value::win_code(n)));
+            scan.events.push((idx as u32, value::win_code(n)));
         } else if count == 0 {
             scan.events
-                .push((slowest_loss, idx as u32, value::loss_code(slowest_loss)));
+                .push((idx as u32, value::loss_code(slowest_loss)));
         }
     }
 

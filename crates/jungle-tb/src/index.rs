@@ -147,6 +147,15 @@ impl Indexer {
         Some(self.side_offset(stm) + placement)
     }
 
+    /// The side to move of the positions stored at `index`.
+    pub fn side_to_move_at(&self, index: u64) -> Side {
+        if self.sides == 2 && index >= self.per_side {
+            Side::Red
+        } else {
+            Side::Blue
+        }
+    }
+
     fn side_offset(&self, stm: Side) -> u64 {
         if self.sides == 2 && stm == Side::Red {
             self.per_side

@@ -17,6 +17,6 @@ pub use generate::{Stage, generate, working_bytes};
 pub use index::Indexer;
 pub use material::{Material, ParseMaterialError};
 pub use probe::Tablebases;
-pub use table::{Table, TableStats, terminal_code};
+pub use table::{Table, TableStats, WdlCounts, terminal_code};
 pub use value::{Probe, Wdl};
 pub use verify::{VerifyReport, expected_code, verify_table};

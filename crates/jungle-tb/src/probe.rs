@@ -111,6 +111,14 @@ impl Tablebases {
         Ok(table)
     }
 
+    /// Drops the copy of a material's table held in memory (it is read again on next use), so that a pass over
+    /// a large directory holds only the tables it still needs.
+    pub fn release(&mut self, material: Material) {
+        if let Some(entry) = self.entries.get_mut(&material.canonical()) {
+            entry.table.take();
+        }
+    }
+
     /// The value of a position for its side to move, if the tables cover it. A finished game needs no
     /// table (a loss in 0 for the side to move).
     pub fn probe(&self, pos: &Position) -> Option<Probe> {

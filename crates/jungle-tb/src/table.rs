@@ -1,6 +1,6 @@
 //! A table in memory: the value code of every index of one material.
 
-use jungle_rules::{Position, Rules};
+use jungle_rules::{BySide, Position, Rules};
 
 use crate::value::{self, Code, INVALID};
 use crate::{Indexer, Material, Probe};
@@ -20,8 +20,19 @@ pub struct TableStats {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
+    /// The same counts split by the side to move (a symmetric material stores Blue to move only), which says
+    /// how the material goes for each side.
+    pub by_side_to_move: BySide<WdlCounts>,
     /// The longest win in plies and the index of a position with it.
     pub longest_win: Option<(u32, u64)>,
+}
+
+/// Wins, draws and losses of the side to move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WdlCounts {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
 }
 
 impl Table {
@@ -65,16 +76,20 @@ impl Table {
                 continue;
             }
             s.positions += 1;
+            let side = &mut s.by_side_to_move[self.indexer.side_to_move_at(i as u64)];
             if value::is_win(code) {
                 s.wins += 1;
+                side.wins += 1;
                 let n = value::plies(code);
                 if s.longest_win.is_none_or(|(m, _)| n > m) {
                     s.longest_win = Some((n, i as u64));
                 }
             } else if value::is_loss(code) {
                 s.losses += 1;
+                side.losses += 1;
             } else {
                 s.draws += 1;
+                side.draws += 1;
             }
         }
         s

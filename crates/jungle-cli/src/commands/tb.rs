@@ -15,8 +15,8 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use jungle_rules::{Position, Rules};
 use jungle_tb::{
-    BuildEvent, BuildOptions, Material, MaterialReport, Stage, Tablebases, TbError, file,
-    report_for, verify_table,
+    BuildEvent, BuildOptions, Material, MaterialReport, Stage, Tablebases, TbError, WdlCounts,
+    file, report_for, verify_table,
 };
 
 use crate::input::{bad_input, parse_rules};
@@ -294,25 +294,31 @@ fn open_dir(dir: &Path) -> anyhow::Result<(Rules, Tablebases)> {
 }
 
 fn stats(dir: &Path) -> anyhow::Result<ExitCode> {
-    let (rules, tables) = open_dir(dir)?;
+    let (rules, mut tables) = open_dir(dir)?;
     say!("rules {rules}");
     let mut total = 0u64;
     for material in tables.materials() {
         let table = tables.load(material).map_err(classify)?;
         let size = std::fs::metadata(file::table_path(dir, material)).map_or(0, |m| m.len());
         let report = report_for(&table, 0.0, size, 0, true);
+        // One table in memory at a time: a directory of 4-piece tables is over 13 GB unpacked.
+        drop(table);
+        tables.release(material);
         total += report.stats.positions;
         let longest = match (report.stats.longest_win, &report.longest_win_fen) {
             (Some((n, _)), Some(fen)) => format!("longest-win {n} {fen}"),
             _ => "longest-win -".to_string(),
         };
+        let by_side = report.stats.by_side_to_move;
         say!(
-            "{} positions {} wins {} draws {} losses {} bytes {} {longest}",
+            "{} positions {} wins {} draws {} losses {} blue-to-move {} red-to-move {} bytes {} {longest}",
             material,
             report.stats.positions,
             report.stats.wins,
             report.stats.draws,
             report.stats.losses,
+            wdl_counts(&by_side.blue),
+            wdl_counts(&by_side.red),
             size
         );
     }
@@ -323,10 +329,23 @@ fn stats(dir: &Path) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `wins/draws/losses` of the side to move.
+fn wdl_counts(c: &WdlCounts) -> String {
+    format!("{}/{}/{}", c.wins, c.draws, c.losses)
+}
+
 fn verify(dir: &Path) -> anyhow::Result<ExitCode> {
-    let (rules, tables) = open_dir(dir)?;
+    let (rules, mut tables) = open_dir(dir)?;
     let mut failed = 0;
-    for material in tables.materials() {
+    let materials = tables.materials();
+    for &material in &materials {
+        // A table's successors have at most one piece fewer: smaller tables are not needed any more, and
+        // this one is released after its check, so memory holds the sub-tables in use, not the directory.
+        for &done in &materials {
+            if done.piece_count() + 1 < material.piece_count() {
+                tables.release(done);
+            }
+        }
         let table = tables.load(material).map_err(classify)?;
         let bar = ProgressBar::new(table.indexer().size());
         bar.set_message(material.to_string());
@@ -348,6 +367,8 @@ fn verify(dir: &Path) -> anyhow::Result<ExitCode> {
                 say!("  {example}");
             }
         }
+        drop(table);
+        tables.release(material);
     }
     if failed == 0 {
         say!("verified {} tables", tables.materials().len());
