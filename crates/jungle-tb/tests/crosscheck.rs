@@ -92,6 +92,8 @@ fn four_piece_tables_agree_with_search() {
         &["TW-lc"],
         120,
     );
+    // Swimming Dog and Rats: captures in and out of the water.
+    cross_check("modern,dog-swims=true", &["DR-wr"], 120);
 }
 
 #[test]
