@@ -186,11 +186,8 @@ impl Indexer {
         if index >= self.size() {
             return None;
         }
-        let (stm, mut placement) = if index >= self.per_side && self.sides == 2 {
-            (Side::Red, index - self.per_side)
-        } else {
-            (Side::Blue, index)
-        };
+        let stm = self.side_to_move_at(index);
+        let mut placement = index - self.side_offset(stm);
         let mut sqs = [Square::A1; 8];
         for i in (0..self.pieces.len()).rev() {
             let radix = self.squares[i].len() as u64;
