@@ -168,63 +168,19 @@ fn probe_values_every_move_for_three_pieces() {
 fn bad_input_is_refused_with_one_line() {
     let dir = scratch("bad");
     let d = dir.to_str().unwrap();
-    assert!(bad(&["tb", "generate", "--material", "LX-r", "--out", d]).contains("'X'"));
-    assert!(bad(&["tb", "generate", "--material", "LR", "--out", d]).contains("'-'"));
-    assert!(bad(&["tb", "generate", "--out", d]).contains("--pieces"));
+    // `jungle tb generate ARGS --out DIR`, refused: its stderr line.
+    let generate = |args: &[&str]| bad(&[&["tb", "generate"], args, &["--out", d]].concat());
+    assert!(generate(&["--material", "LX-r"]).contains("'X'"));
+    assert!(generate(&["--material", "LR"]).contains("'-'"));
+    assert!(generate(&[]).contains("--pieces"));
+    assert!(generate(&["--pieces", "2", "--material", "LR-e"]).contains("more than --pieces 2"));
+    assert!(generate(&["--pieces", "2", "--rules", "tiger-swims=true"]).contains("tiger-swims"));
+    assert!(generate(&["--pieces", "9"]).contains("9"));
     assert!(
-        bad(&[
-            "tb",
-            "generate",
-            "--pieces",
-            "2",
-            "--material",
-            "LR-e",
-            "--out",
-            d
-        ])
-        .contains("more than --pieces 2")
-    );
-    assert!(
-        bad(&[
-            "tb",
-            "generate",
-            "--pieces",
-            "2",
-            "--rules",
-            "tiger-swims=true",
-            "--out",
-            d
-        ])
-        .contains("tiger-swims")
-    );
-    assert!(bad(&["tb", "generate", "--pieces", "9", "--out", d]).contains("9"));
-    assert!(
-        bad(&[
-            "tb",
-            "generate",
-            "--material",
-            "CR-e",
-            "--rules",
-            "animal-checkers",
-            "--out",
-            d
-        ])
-        .contains("not in play")
+        generate(&["--material", "CR-e", "--rules", "animal-checkers"]).contains("not in play")
     );
     // A material over the memory limit is refused before any work, and nothing is written.
-    assert!(
-        bad(&[
-            "tb",
-            "generate",
-            "--pieces",
-            "2",
-            "--memory-mb",
-            "0",
-            "--out",
-            d
-        ])
-        .contains("over the limit of 0 MB")
-    );
+    assert!(generate(&["--pieces", "2", "--memory-mb", "0"]).contains("over the limit of 0 MB"));
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     bad(&[
         "tb",

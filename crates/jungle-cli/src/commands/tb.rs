@@ -338,11 +338,14 @@ fn verify(dir: &Path) -> anyhow::Result<ExitCode> {
     let (rules, mut tables) = open_dir(dir)?;
     let mut failed = 0;
     let materials = tables.materials();
+    let mut pieces = 0;
     for &material in &materials {
-        // A table's successors have at most one piece fewer: smaller tables are not needed any more, and
-        // this one is released after its check, so memory holds the sub-tables in use, not the directory.
-        for &done in &materials {
-            if done.piece_count() + 1 < material.piece_count() {
+        // Materials come fewest pieces first, and a table's successors have one piece fewer: on reaching a
+        // new piece count the tables two counts down are not needed any more. Each table is released after
+        // its own check, so memory holds the sub-tables in use, not the directory.
+        if material.piece_count() != pieces {
+            pieces = material.piece_count();
+            for &done in materials.iter().filter(|m| m.piece_count() + 1 < pieces) {
                 tables.release(done);
             }
         }
