@@ -52,6 +52,10 @@ pub fn pgn_error(e: impl std::fmt::Display) -> PyErr {
     PgnError::new_err(e.to_string())
 }
 
+pub fn tablebase_error(e: impl std::fmt::Display) -> PyErr {
+    TablebaseError::new_err(e.to_string())
+}
+
 pub fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }

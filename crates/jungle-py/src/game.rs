@@ -11,6 +11,33 @@ use crate::pieces::PySide;
 use crate::position::PyPosition;
 use crate::rules::{PyRules, RulesArg};
 
+/// A game argument: a `Game`, or a `Position` whose pushed moves are the history (for the draw rules).
+#[derive(Debug, FromPyObject)]
+pub enum GameArg<'py> {
+    Game(Bound<'py, PyGame>),
+    Position(Bound<'py, PyPosition>),
+}
+
+impl GameArg<'_> {
+    pub fn to_game(&self) -> Game {
+        match self {
+            GameArg::Game(g) => g.borrow().0.clone(),
+            GameArg::Position(p) => {
+                let p = p.borrow();
+                let start = p.stack.first().map_or(p.pos, |(_, before)| *before);
+                let mut game = Game::from_position(p.rules.clone(), start);
+                for (m, _) in &p.stack {
+                    if game.play(*m).is_err() {
+                        // The pushes went on past a draw the board alone does not see: search from here.
+                        return Game::from_position(p.rules.clone(), p.pos);
+                    }
+                }
+                game
+            }
+        }
+    }
+}
+
 /// A game under fixed rules from a start position: ``Game(rules="modern", fen=None)``.
 ///
 /// ``play`` checks and plays moves, ``undo`` takes them back, ``outcome()`` applies the board's endings, then

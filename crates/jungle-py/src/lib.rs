@@ -2,14 +2,20 @@
 //! pure-Python parts in `python/jungle`). One file per Python concept; errors become `ValueError` subclasses.
 
 mod drawing;
+mod engine;
 mod errors;
 mod game;
+mod interrupt;
+mod limits;
 mod moves;
 mod outcome;
 mod pgn;
 mod pieces;
 mod position;
 mod rules;
+mod score;
+mod tablebases;
+mod uci;
 
 use pyo3::prelude::*;
 
@@ -24,6 +30,14 @@ fn jungle_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_class::<pgn::PyPgnGame>()?;
     m.add_function(wrap_pyfunction!(pgn::read_pgn_games, m)?)?;
+    m.add_class::<score::PyScore>()?;
+    m.add_class::<engine::PyEngine>()?;
+    m.add_class::<engine::PyLine>()?;
+    m.add_class::<engine::PySearchResult>()?;
+    m.add_class::<tablebases::PyTablebases>()?;
+    m.add_class::<tablebases::PyProbe>()?;
+    m.add("UciEngine", m.py().get_type::<uci::PyUciEngine>())?;
+    m.add("UciResult", m.py().get_type::<uci::PyUciResult>())?;
     m.add("START_FEN", jungle_rules::START_FEN)?;
     Ok(())
 }

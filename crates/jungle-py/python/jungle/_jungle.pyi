@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+import os
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 SquareLike = Union[int, str]
 MoveLike = Union["Move", str]
 RulesLike = Union["Rules", str]
+GameLike = Union["Game", "Position"]
+PathLike = Union[str, "os.PathLike[str]"]
 
 START_FEN: str
 SQUARE_NAMES: List[str]
@@ -212,3 +215,99 @@ class PgnGame:
     def result(self) -> str: ...
 
 def read_pgn_games(text: str) -> List[PgnGame]: ...
+
+class Score:
+    @property
+    def cp(self) -> Optional[int]: ...
+    @property
+    def mate(self) -> Optional[int]: ...
+    def is_mate(self) -> bool: ...
+
+class Line:
+    multipv: int
+    score: Score
+    depth: int
+    pv: List[Move]
+
+class SearchResult:
+    best_move: Optional[Move]
+    score: Score
+    depth: int
+    nodes: int
+    pv: List[Move]
+    lines: List[Line]
+
+class Engine:
+    def __init__(
+        self,
+        threads: int = 1,
+        hash_mb: int = 16,
+        skill: int = 8,
+        multipv: int = 1,
+        tablebases: Optional[PathLike] = None,
+    ) -> None: ...
+    def search(
+        self,
+        game: GameLike,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+        time: Optional[float] = None,
+    ) -> SearchResult: ...
+    def stop(self) -> None: ...
+    def evaluate(self, game: GameLike) -> int: ...
+    def clear(self) -> None: ...
+
+class TablebaseProbe:
+    @property
+    def wdl(self) -> str: ...
+    @property
+    def plies(self) -> Optional[int]: ...
+    def value(self) -> int: ...
+
+class Tablebases:
+    def __init__(self, directory: PathLike, rules: Optional[RulesLike] = None) -> None: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def max_pieces(self) -> int: ...
+    @property
+    def materials(self) -> List[str]: ...
+    def probe(self, position: Position) -> Optional[TablebaseProbe]: ...
+    def probe_moves(self, position: Position) -> Optional[List[Tuple[Move, TablebaseProbe]]]: ...
+    def best_moves(self, position: Position) -> List[Move]: ...
+    @staticmethod
+    def generate(
+        directory: PathLike,
+        materials: List[str],
+        rules: Optional[RulesLike] = None,
+        memory_mb: int = 1024,
+        threads: int = 0,
+    ) -> List[str]: ...
+
+class UciResult:
+    best_move: Move
+    score: Optional[Score]
+    depth: Optional[int]
+    seconds: float
+
+class UciEngine:
+    def __init__(
+        self,
+        command: Union[PathLike, Sequence[str]],
+        options: Optional[Sequence[Tuple[str, str]]] = None,
+        rules: Optional[RulesLike] = None,
+        timeout: float = 10.0,
+    ) -> None: ...
+    @property
+    def rules(self) -> Rules: ...
+    def search(
+        self,
+        game: GameLike,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+        time: Optional[float] = None,
+    ) -> UciResult: ...
+    def new_game(self) -> None: ...
+    def quit(self) -> None: ...
+    def __enter__(self) -> UciEngine: ...
+    def __exit__(self, *args: Any) -> None: ...
