@@ -21,15 +21,15 @@ fn reason(rules: &str, fen: &str, mv: &str) -> IllegalReason {
     e.reason
 }
 
-const START: &str = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w";
-
-/// Rules, FEN, move, and the check that the reason is the expected one.
+/// A case: rules, FEN, move, and the test its reason must pass.
 type Case = (
     &'static str,
     &'static str,
     &'static str,
     fn(&IllegalReason) -> bool,
 );
+
+const START: &str = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w";
 
 #[test]
 fn each_rule_broken_has_its_reason() {

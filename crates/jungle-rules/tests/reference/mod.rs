@@ -369,7 +369,7 @@ pub fn moves_on(board: &Board, o: &RuleOptions) -> Vec<(Sq, Sq)> {
                 // Movement 7: never onto its own piece.
                 Some(man) if man.colour == us => continue,
                 Some(man) if !may_capture(&terrain, o, us, kind, from, man.kind, to) => continue,
-                Some(_) | None => {}
+                _ => {}
             }
             moves.push((from, to));
         }

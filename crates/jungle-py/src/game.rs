@@ -1,0 +1,189 @@
+//! `jungle.Game`: a game with its history, so the draw rules (repetition, quiet-ply limit) and endings from
+//! outside the board (resignation, time, agreement) apply.
+
+use jungle_rules::{Game, Outcome, Position, Termination};
+use pyo3::prelude::*;
+
+use crate::errors::{fen_error, move_error, value_error};
+use crate::moves::{MoveArg, PyMove, py_moves};
+use crate::outcome::PyOutcome;
+use crate::pieces::PySide;
+use crate::position::PyPosition;
+use crate::rules::{PyRules, RulesArg};
+
+/// A game argument: a `Game`, or a `Position` whose pushed moves are the history (for the draw rules).
+#[derive(Debug, FromPyObject)]
+pub enum GameArg<'py> {
+    Game(Bound<'py, PyGame>),
+    Position(Bound<'py, PyPosition>),
+}
+
+impl GameArg<'_> {
+    pub fn to_game(&self) -> Game {
+        match self {
+            GameArg::Game(g) => g.borrow().0.clone(),
+            GameArg::Position(p) => {
+                let p = p.borrow();
+                let start = p.stack.first().map_or(p.pos, |(_, before)| *before);
+                let mut game = Game::from_position(p.rules.clone(), start);
+                for (m, _) in &p.stack {
+                    if game.play(*m).is_err() {
+                        // The pushes went on past a draw the board alone does not see: search from here.
+                        return Game::from_position(p.rules.clone(), p.pos);
+                    }
+                }
+                game
+            }
+        }
+    }
+}
+
+/// A game under fixed rules from a start position: ``Game(rules="modern", fen=None)``.
+///
+/// ``play`` checks and plays moves, ``undo`` takes them back, ``outcome()`` applies the board's endings, then
+/// the draw rules of the rules (``repetition-draw``, ``quiet-ply-limit``), and endings declared with
+/// ``resign``/``declare``.
+#[pyclass(name = "Game", module = "jungle")]
+#[derive(Clone, Debug)]
+pub struct PyGame(pub Game);
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (rules = None, fen = None))]
+    fn new(rules: Option<RulesArg<'_>>, fen: Option<&str>) -> PyResult<PyGame> {
+        let rules = RulesArg::resolve(rules)?;
+        let start = match fen {
+            None => Position::start(&rules),
+            Some(text) => Position::from_fen(text, &rules).map_err(fen_error)?,
+        };
+        Ok(PyGame(Game::from_position(rules, start)))
+    }
+
+    #[getter]
+    fn rules(&self) -> PyRules {
+        PyRules(self.0.rules().clone())
+    }
+
+    /// The current position, with the game's moves as its move stack.
+    #[getter]
+    fn position(&self) -> PyPosition {
+        let game = &self.0;
+        PyPosition {
+            rules: game.rules().clone(),
+            pos: *game.position(),
+            stack: game
+                .moves()
+                .iter()
+                .copied()
+                .zip(game.positions().iter().copied())
+                .collect(),
+        }
+    }
+
+    /// The FEN of the start position.
+    fn start_fen(&self) -> String {
+        self.0.start_position().to_string()
+    }
+
+    /// The FEN of the current position.
+    fn fen(&self) -> String {
+        self.0.position().to_string()
+    }
+
+    #[getter]
+    fn turn(&self) -> PySide {
+        self.0.side_to_move().into()
+    }
+
+    /// The moves played, oldest first.
+    #[getter]
+    fn moves(&self) -> Vec<PyMove> {
+        py_moves(self.0.moves())
+    }
+
+    /// The legal moves now, sorted; none once the game is over.
+    #[getter]
+    fn legal_moves(&self) -> Vec<PyMove> {
+        let mut moves = self.0.legal_moves();
+        moves.sort_unstable();
+        py_moves(&moves)
+    }
+
+    /// Checks and plays a move (a ``Move`` or text); ``IllegalMoveError`` when it is not legal or the game is
+    /// over, the game unchanged.
+    fn play(&mut self, m: MoveArg) -> PyResult<PyMove> {
+        let m = m.parse()?;
+        self.0.play(m).map_err(move_error)?;
+        Ok(PyMove(m))
+    }
+
+    /// Takes back the last move (and any declared ending); returns it, or ``None`` at the start.
+    fn undo(&mut self) -> Option<PyMove> {
+        self.0.undo().map(PyMove)
+    }
+
+    /// How many times the current position (placement and side to move) has occurred, this time included.
+    fn repetitions(&self) -> usize {
+        self.0.repetitions()
+    }
+
+    /// The end of the game, or ``None`` while it goes on.
+    fn outcome(&self) -> Option<PyOutcome> {
+        self.0.outcome().map(PyOutcome)
+    }
+
+    fn is_over(&self) -> bool {
+        self.0.is_over()
+    }
+
+    /// ``side`` resigns: the other side wins. Ignored when the game is already over.
+    fn resign(&mut self, side: PySide) {
+        let winner = !jungle_rules::Side::from(side);
+        self.0
+            .declare(Outcome::win(winner, Termination::Resignation));
+    }
+
+    /// Ends the game off the board: ``declare(Side.BLUE, "time forfeit")``, ``declare(None, "draw agreed")``.
+    /// Only the endings from outside the board are accepted. Ignored when the game is already over.
+    #[pyo3(signature = (winner, termination))]
+    fn declare(&mut self, winner: Option<PySide>, termination: &str) -> PyResult<()> {
+        let termination: Termination = termination.parse().map_err(value_error)?;
+        let off_board = [
+            Termination::Resignation,
+            Termination::TimeForfeit,
+            Termination::DrawAgreed,
+            Termination::Adjudication,
+            Termination::IllegalMove,
+            Termination::Abandoned,
+        ];
+        if !off_board.contains(&termination) {
+            return Err(value_error(format!(
+                "\"{termination}\" is decided by the board, not declared"
+            )));
+        }
+        self.0.declare(Outcome {
+            winner: winner.map(Into::into),
+            termination,
+        });
+        Ok(())
+    }
+
+    fn copy(&self) -> PyGame {
+        self.clone()
+    }
+
+    fn __len__(&self) -> usize {
+        self.0.moves().len()
+    }
+
+    fn __repr__(&self) -> String {
+        let moves: Vec<String> = self.0.moves().iter().map(ToString::to_string).collect();
+        format!(
+            "Game(rules='{}', start='{}', moves='{}')",
+            self.0.rules(),
+            self.0.start_position(),
+            moves.join(" ")
+        )
+    }
+}

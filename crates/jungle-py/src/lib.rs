@@ -1,0 +1,43 @@
+//! The Python package `jungle`, compiled as the extension module `jungle._jungle` (maturin packs it with the
+//! pure-Python parts in `python/jungle`). One file per Python concept; errors become `ValueError` subclasses.
+
+mod drawing;
+mod engine;
+mod errors;
+mod game;
+mod interrupt;
+mod limits;
+mod moves;
+mod outcome;
+mod pgn;
+mod pieces;
+mod position;
+mod rules;
+mod score;
+mod tablebases;
+mod uci;
+
+use pyo3::prelude::*;
+
+#[pymodule(name = "_jungle")]
+fn jungle_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    errors::register(m)?;
+    pieces::register(m)?;
+    m.add_class::<rules::PyRules>()?;
+    m.add_class::<moves::PyMove>()?;
+    m.add_class::<outcome::PyOutcome>()?;
+    m.add_class::<position::PyPosition>()?;
+    m.add_class::<game::PyGame>()?;
+    m.add_class::<pgn::PyPgnGame>()?;
+    m.add_function(wrap_pyfunction!(pgn::read_pgn_games, m)?)?;
+    m.add_class::<score::PyScore>()?;
+    m.add_class::<engine::PyEngine>()?;
+    m.add_class::<engine::PyLine>()?;
+    m.add_class::<engine::PySearchResult>()?;
+    m.add_class::<tablebases::PyTablebases>()?;
+    m.add_class::<tablebases::PyProbe>()?;
+    m.add("UciEngine", m.py().get_type::<uci::PyUciEngine>())?;
+    m.add("UciResult", m.py().get_type::<uci::PyUciResult>())?;
+    m.add("START_FEN", jungle_rules::START_FEN)?;
+    Ok(())
+}

@@ -1,0 +1,93 @@
+//! `jungle.Move`: an origin and a destination square; the position decides whether it steps, jumps or captures.
+
+use jungle_rules::{Move, Position, Rules};
+use pyo3::prelude::*;
+
+use crate::errors::move_error;
+use crate::pieces::SquareArg;
+
+/// A move from one square to another. ``Move.parse("a3a4")`` reads move text; ``str(move)`` writes it.
+#[pyclass(
+    name = "Move",
+    module = "jungle",
+    frozen,
+    eq,
+    hash,
+    ord,
+    from_py_object
+)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PyMove(pub Move);
+
+#[pymethods]
+impl PyMove {
+    #[new]
+    fn new(from_square: SquareArg, to_square: SquareArg) -> PyResult<PyMove> {
+        let (from, to) = (from_square.square()?, to_square.square()?);
+        if from == to {
+            return Err(move_error(format!(
+                "move {from}{to} starts and ends on the same square"
+            )));
+        }
+        Ok(PyMove(Move::new(from, to)))
+    }
+
+    /// Reads move text (``"a3a4"``, either case); raises ``IllegalMoveError`` for text that is not a move.
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<PyMove> {
+        text.trim().parse().map(PyMove).map_err(move_error)
+    }
+
+    /// The origin square (index).
+    #[getter(from_square)]
+    fn origin(&self) -> usize {
+        self.0.from.index()
+    }
+
+    /// The destination square (index).
+    #[getter(to_square)]
+    fn destination(&self) -> usize {
+        self.0.to.index()
+    }
+
+    /// The move mirrored left–right (a ↔ g).
+    fn mirror(&self) -> PyMove {
+        PyMove(self.0.mirror())
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move.parse('{}')", self.0)
+    }
+}
+
+/// A move argument: a `Move` or move text.
+#[derive(Debug, FromPyObject)]
+pub enum MoveArg {
+    Move(PyMove),
+    Text(String),
+}
+
+impl MoveArg {
+    /// The move, if its text is a move (legality is not checked).
+    pub fn parse(&self) -> PyResult<Move> {
+        match self {
+            MoveArg::Move(m) => Ok(m.0),
+            MoveArg::Text(text) => PyMove::parse(text).map(|m| m.0),
+        }
+    }
+
+    /// The move, checked for legality in `pos`; the error names the rule it breaks.
+    pub fn legal_in(&self, pos: &Position, rules: &Rules) -> PyResult<Move> {
+        let m = self.parse()?;
+        pos.check_move(rules, m).map_err(move_error)?;
+        Ok(m)
+    }
+}
+
+pub fn py_moves(moves: &[Move]) -> Vec<PyMove> {
+    moves.iter().copied().map(PyMove).collect()
+}
