@@ -319,7 +319,7 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
         let bounded = limits.is_bounded();
         self.start_job(bounded, move |engine, out, _| {
             let result = engine.go(&limits, &mut |info| {
-                let _ = send(out, &Response::Info(info.clone()));
+                let _ = send(out, &Response::Info(info.into()));
             });
             Response::BestMove {
                 best: result.best_move,
@@ -365,15 +365,10 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
         self.say(&Response::Text(draw(&self.game, &self.rules)))
     }
 
-    fn eval(&mut self) -> io::Result<()> {
-        if self.is_busy() {
-            return self.info_string("eval ignored: a search is running");
-        }
-        let game = self.game.clone();
-        let engine = self.take_engine();
-        engine.set_game(&game);
-        let score = engine.evaluate();
-        let side = game.side_to_move();
+    /// The static evaluation, by an evaluator of its own: answered at once, even while a job runs.
+    fn eval(&self) -> io::Result<()> {
+        let score = jungle_search::Evaluator::new(&self.rules).evaluate(self.game.position());
+        let side = self.game.side_to_move();
         self.say(&Response::Text(format!(
             "Evaluation: {score} (centipawns, {side} to move's view)"
         )))
