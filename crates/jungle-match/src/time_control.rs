@@ -222,7 +222,7 @@ impl Clock {
         self.remaining = self.remaining.saturating_sub(elapsed) + control.increment;
         self.moves_made += 1;
         if let Some(period) = control.moves
-            && self.moves_made % period == 0
+            && self.moves_made.is_multiple_of(period)
         {
             self.remaining += control.base;
         }

@@ -145,13 +145,13 @@ impl PyEngine {
                 "skill {skill} should be {min_skill} to {max_skill}"
             )));
         }
-        if let Some(dir) = &tablebases {
-            if !dir.is_dir() {
-                return Err(tablebase_error(format!(
-                    "\"{}\" is not a directory",
-                    dir.display()
-                )));
-            }
+        if let Some(dir) = &tablebases
+            && !dir.is_dir()
+        {
+            return Err(tablebase_error(format!(
+                "\"{}\" is not a directory",
+                dir.display()
+            )));
         }
         let engine = Engine::new(EngineOptions {
             threads,

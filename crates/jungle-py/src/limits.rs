@@ -27,10 +27,10 @@ impl SearchLimits {
         if depth.is_none() && nodes.is_none() && time.is_none() {
             return Err(value_error("give a limit: depth, nodes or time (seconds)"));
         }
-        if let Some(d) = depth {
-            if !(1..=MAX_DEPTH).contains(&d) {
-                return Err(value_error(format!("depth {d} should be 1 to {MAX_DEPTH}")));
-            }
+        if let Some(d) = depth
+            && !(1..=MAX_DEPTH).contains(&d)
+        {
+            return Err(value_error(format!("depth {d} should be 1 to {MAX_DEPTH}")));
         }
         if nodes == Some(0) {
             return Err(value_error("nodes should be at least 1"));

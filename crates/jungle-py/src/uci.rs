@@ -249,10 +249,10 @@ impl PyUciEngine {
 
 impl Drop for PyUciEngine {
     fn drop(&mut self) {
-        if let Ok(slot) = self.process.get_mut() {
-            if let Some(process) = slot.take() {
-                process.kill();
-            }
+        if let Ok(slot) = self.process.get_mut()
+            && let Some(process) = slot.take()
+        {
+            process.kill();
         }
     }
 }

@@ -73,15 +73,7 @@ impl Game {
     /// How many times the current position (placement and side to move) has occurred, this time included.
     /// Only positions since the last capture can repeat it.
     pub fn repetitions(&self) -> usize {
-        let current = self.position();
-        let reachable = current.quiet_plies() as usize;
-        self.positions
-            .iter()
-            .rev()
-            .take(reachable + 1)
-            .step_by(2)
-            .filter(|p| p.same_placement(current))
-            .count()
+        repetitions(&self.positions)
     }
 
     /// The end of the game, if it has ended: a declared ending, then the board's endings, then the draw rules.
@@ -92,15 +84,7 @@ impl Game {
         if let Some(outcome) = self.position().outcome(&self.rules) {
             return Some(outcome);
         }
-        let options = self.rules.options();
-        if options.repetition_draw != 0 && self.repetitions() >= options.repetition_draw as usize {
-            return Some(Outcome::draw(Termination::Repetition));
-        }
-        if options.quiet_ply_limit != 0 && self.position().quiet_plies() >= options.quiet_ply_limit
-        {
-            return Some(Outcome::draw(Termination::QuietPlyLimit));
-        }
-        None
+        draw_by_history(&self.rules, &self.positions)
     }
 
     pub fn is_over(&self) -> bool {
@@ -159,6 +143,36 @@ impl Game {
             self.declared = Some(outcome);
         }
     }
+}
+
+/// How many times the last of `positions` (placement and side to move) has occurred in them, that time included.
+/// Only positions since the last capture can repeat it.
+fn repetitions(positions: &[Position]) -> usize {
+    let Some(current) = positions.last() else {
+        return 0;
+    };
+    let reachable = current.quiet_plies() as usize;
+    positions
+        .iter()
+        .rev()
+        .take(reachable + 1)
+        .step_by(2)
+        .filter(|p| p.same_placement(current))
+        .count()
+}
+
+/// The draw the rules' history options declare after `positions` (a game's positions, start first): repetition,
+/// then the quiet-ply limit. Shared with the games built on these rules elsewhere (Hidden Jungle).
+pub fn draw_by_history(rules: &Rules, positions: &[Position]) -> Option<Outcome> {
+    let options = rules.options();
+    let current = positions.last()?;
+    if options.repetition_draw != 0 && repetitions(positions) >= options.repetition_draw as usize {
+        return Some(Outcome::draw(Termination::Repetition));
+    }
+    if options.quiet_ply_limit != 0 && current.quiet_plies() >= options.quiet_ply_limit {
+        return Some(Outcome::draw(Termination::QuietPlyLimit));
+    }
+    None
 }
 
 #[cfg(test)]

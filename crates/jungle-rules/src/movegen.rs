@@ -5,7 +5,7 @@
 //! [`Rules::can_capture`] allows it. Perft counts leaves by popcount of these sets.
 
 use crate::terrain::{Direction, JUMPS, STEPS};
-use crate::{Animal, Bitboard, Move, MoveList, Piece, Position, Rules, Square};
+use crate::{Animal, Bitboard, Move, MoveList, Piece, Position, Rules, Side, Square};
 
 /// The occupancy sets every piece's targets are built from, computed once per position.
 struct Sides {
@@ -37,18 +37,7 @@ impl Position {
     #[inline(always)]
     fn targets(&self, rules: &Rules, sides: &Sides, animal: Animal, from: Square) -> Bitboard {
         let us = self.side_to_move();
-        let mut targets = STEPS[from.index()];
-        if rules.is_jumper(animal) {
-            for (direction, jump) in Direction::ALL.into_iter().zip(&JUMPS[from.index()]) {
-                if let Some(jump) = jump
-                    && rules.jumps(animal, direction)
-                    && (jump.over & sides.occupied).is_empty()
-                {
-                    targets |= Bitboard::from_square(jump.to);
-                }
-            }
-        }
-        targets &= rules.destinations(us, animal) & !sides.own;
+        let mut targets = reach(rules, us, animal, from, sides.own, sides.occupied);
         let contested = targets & sides.enemy;
         if contested.any() {
             targets ^= contested;
@@ -187,6 +176,33 @@ impl Position {
             None => IllegalReason::Unreachable { piece, from, to },
         }
     }
+}
+
+/// The squares a piece of `side` on `from` may move to before the capture rules are asked: its steps and the
+/// river jumps not blocked by any piece of `occupied`, on terrain the animal may enter, not on its `own` pieces.
+/// Squares of enemy pieces are included whatever their animal. The move generator filters those by
+/// [`Rules::can_capture`]; Hidden Jungle, where the defender may be unknown, makes every one of them an attack.
+#[inline(always)]
+pub fn reach(
+    rules: &Rules,
+    side: Side,
+    animal: Animal,
+    from: Square,
+    own: Bitboard,
+    occupied: Bitboard,
+) -> Bitboard {
+    let mut targets = STEPS[from.index()];
+    if rules.is_jumper(animal) {
+        for (direction, jump) in Direction::ALL.into_iter().zip(&JUMPS[from.index()]) {
+            if let Some(jump) = jump
+                && rules.jumps(animal, direction)
+                && (jump.over & occupied).is_empty()
+            {
+                targets |= Bitboard::from_square(jump.to);
+            }
+        }
+    }
+    targets & rules.destinations(side, animal) & !own
 }
 
 /// A move that is not legal in a position (the second, semantic stage of reading a move).

@@ -384,6 +384,32 @@ impl Position {
         next
     }
 
+    /// The position after the piece on `from`, of the side to move, attacked and lost (Hidden Jungle, where a
+    /// move onto a piece the attacker may not capture is legal and costs the attacker): the attacker is removed,
+    /// the counters go on as after a capture, and the turn passes.
+    ///
+    /// # Panics
+    /// If `from` holds no piece of the side to move.
+    #[must_use]
+    pub fn after_lost_attack(&self, from: Square) -> Position {
+        let us = self.side_to_move;
+        let attacker = self
+            .piece_at(from)
+            .filter(|p| p.side == us)
+            .unwrap_or_else(|| panic!("after_lost_attack: no piece of the side to move on {from}"));
+        let mut next = *self;
+        next.board[from.index()] = NO_PIECE;
+        next.sides[us] ^= Bitboard::from_square(from);
+        next.squares[us][attacker.animal.index()] = NO_SQUARE;
+        next.hash ^= zobrist::piece_key(attacker, from) ^ zobrist::red_to_move_key();
+        next.quiet_plies = 0;
+        if us == Side::Red {
+            next.move_number += 1;
+        }
+        next.side_to_move = !us;
+        next
+    }
+
     /// The same placement with the other side to move and one more quiet ply: a "null move" for the engine's
     /// null-move pruning. Passing is illegal in Jungle; this is never a move of a game.
     #[inline]
@@ -652,6 +678,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_lost_attack_removes_the_attacker_and_passes_the_turn() {
+        let rules = Rules::default();
+        let pos = Position::from_fen("6t/7/7/7/7/7/7/r6/C6 b 5 3", &rules).unwrap();
+        let after = pos.after_lost_attack(Square::A2);
+        assert_eq!(
+            after,
+            Position::from_fen("6t/7/7/7/7/7/7/7/C6 w 0 4", &rules).unwrap()
+        );
+        assert_eq!(after.hash(), after.hash_from_scratch());
     }
 
     #[test]

@@ -21,12 +21,20 @@ fn reason(rules: &str, fen: &str, mv: &str) -> IllegalReason {
     e.reason
 }
 
+/// A case: rules, FEN, move, and the test its reason must pass.
+type Case = (
+    &'static str,
+    &'static str,
+    &'static str,
+    fn(&IllegalReason) -> bool,
+);
+
 const START: &str = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w";
 
 #[test]
 fn each_rule_broken_has_its_reason() {
     use IllegalReason as R;
-    let cases: Vec<(&str, &str, &str, fn(&IllegalReason) -> bool)> = vec![
+    let cases: Vec<Case> = vec![
         ("", "6c/7/7/7/7/7/3W3/7/7 w", "d9d8", |r| {
             matches!(r, R::NoPiece(_))
         }),

@@ -406,13 +406,13 @@ fn room_state(record: &GameRecord, moves: &[MoveRecord]) -> Result<RoomState, Hu
         _ => Mode::Import,
     };
     // Endings from outside the board (resignation, time, agreement) are not in the moves: restore them.
-    if let (Some(termination), None) = (record.termination.as_deref(), game.outcome()) {
-        if let Ok(termination) = termination.parse::<Termination>() {
-            game.declare(Outcome {
-                winner: parse_side(record.winner.as_deref()),
-                termination,
-            });
-        }
+    if let (Some(termination), None) = (record.termination.as_deref(), game.outcome())
+        && let Ok(termination) = termination.parse::<Termination>()
+    {
+        game.declare(Outcome {
+            winner: parse_side(record.winner.as_deref()),
+            termination,
+        });
     }
     let clock_history: Vec<BySide<u64>> = moves
         .iter()

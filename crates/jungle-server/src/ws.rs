@@ -50,10 +50,10 @@ pub async fn serve_connection<Tx, Rx>(
                     Some(Incoming::Binary) => Some(error_json(&ProtocolError::Binary.to_string())),
                     Some(Incoming::Text(text)) => handle(&hub, &room, seat, &text),
                 };
-                if let Some(reply) = reply {
-                    if tx.send(reply).await.is_err() {
-                        break;
-                    }
+                if let Some(reply) = reply
+                    && tx.send(reply).await.is_err()
+                {
+                    break;
                 }
             }
             update = updates.recv() => {

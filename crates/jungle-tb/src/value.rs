@@ -109,7 +109,7 @@ pub const fn is_win(code: Code) -> bool {
 }
 
 pub const fn is_loss(code: Code) -> bool {
-    code != INVALID && code != DRAW && code % 2 == 0
+    code != INVALID && code != DRAW && code.is_multiple_of(2)
 }
 
 /// The distance of a win or loss code.

@@ -88,7 +88,7 @@ impl App {
     /// piece already picked, typing one of its targets plays there.
     fn type_char(&mut self, c: char) {
         let c = c.to_ascii_lowercase();
-        let expects_file = self.typed.len() % 2 == 0;
+        let expects_file = self.typed.len().is_multiple_of(2);
         if c.is_ascii_digit() == expects_file || self.typed.len() >= 4 {
             self.typed.clear();
             self.error(format!(

@@ -122,6 +122,12 @@ fn is_tag_name(name: &str) -> bool {
 }
 
 fn write_tag(f: &mut fmt::Formatter<'_>, name: &str, value: &str) -> fmt::Result {
+    writeln!(f, "{}", tag_line(name, value))
+}
+
+/// A tag pair as PGN writes it, `[Name "value"]` with `\` and `"` escaped and control characters made spaces
+/// (for other records built on this format: Hidden Jungle's).
+pub fn tag_line(name: &str, value: &str) -> String {
     let mut escaped = String::with_capacity(value.len());
     for c in value.chars() {
         match c {
@@ -134,7 +140,7 @@ fn write_tag(f: &mut fmt::Formatter<'_>, name: &str, value: &str) -> fmt::Result
             c => escaped.push(c),
         }
     }
-    writeln!(f, "[{name} \"{escaped}\"]")
+    format!("[{name} \"{escaped}\"]")
 }
 
 /// Writes the record in PGN export format, ending with a blank line (so records can be concatenated).

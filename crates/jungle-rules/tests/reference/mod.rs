@@ -368,12 +368,8 @@ pub fn moves_on(board: &Board, o: &RuleOptions) -> Vec<(Sq, Sq)> {
             match board.at(to) {
                 // Movement 7: never onto its own piece.
                 Some(man) if man.colour == us => continue,
-                Some(man) => {
-                    if !may_capture(&terrain, o, us, kind, from, man.kind, to) {
-                        continue;
-                    }
-                }
-                None => {}
+                Some(man) if !may_capture(&terrain, o, us, kind, from, man.kind, to) => continue,
+                _ => {}
             }
             moves.push((from, to));
         }

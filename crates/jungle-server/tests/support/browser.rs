@@ -123,10 +123,10 @@ pub async fn wait_until(page: &Page, condition: &str) {
         "(() => {{ try {{ return Boolean({condition}); }} catch (e) {{ return false; }} }})()"
     );
     loop {
-        if let Ok(result) = page.evaluate(js.as_str()).await {
-            if result.into_value::<bool>().unwrap_or(false) {
-                return;
-            }
+        if let Ok(result) = page.evaluate(js.as_str()).await
+            && result.into_value::<bool>().unwrap_or(false)
+        {
+            return;
         }
         assert!(
             tokio::time::Instant::now() < deadline,

@@ -1,0 +1,147 @@
+//! Measures the Hidden Jungle AI: games against random moves, the one-world baseline, or itself given the truth.
+//!
+//! ```sh
+//! cargo run --release -p jungle-hidden --example hidden_match -- --opponent one-world --games 200 --ms 50
+//! ```
+//! Options: `--opponent random|one-world|truth` (default one-world), `--games N` (200), `--ms T` per move for
+//! both sides (50), `--level L` of the AI (8), `--rules OPTS` (standard), `--seed S` (1). Colours alternate;
+//! every setup is random; a game still going after 300 plies counts as a draw.
+
+use std::time::Duration;
+
+use jungle_hidden::ai::{HiddenAi, OneWorld};
+use jungle_hidden::{Arrangement, HiddenGame};
+use jungle_rules::{Move, Rules, Side};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+const MAX_PLIES: usize = 300;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Opponent {
+    Random,
+    OneWorld,
+    Truth,
+}
+
+struct Options {
+    opponent: Opponent,
+    games: usize,
+    time: Duration,
+    level: u8,
+    rules: Rules,
+    seed: u64,
+}
+
+fn parse_args() -> Result<Options, String> {
+    let mut options = Options {
+        opponent: Opponent::OneWorld,
+        games: 200,
+        time: Duration::from_millis(50),
+        level: 8,
+        rules: Rules::default(),
+        seed: 1,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    for pair in args.chunks(2) {
+        let [name, value] = pair else {
+            return Err(format!("{} needs a value", pair[0]));
+        };
+        let number = || {
+            value
+                .parse::<u64>()
+                .map_err(|_| format!("{name}: \"{value}\" is not a number"))
+        };
+        match name.as_str() {
+            "--opponent" => {
+                options.opponent = match value.as_str() {
+                    "random" => Opponent::Random,
+                    "one-world" => Opponent::OneWorld,
+                    "truth" => Opponent::Truth,
+                    _ => {
+                        return Err(format!(
+                            "--opponent: \"{value}\" is not random, one-world or truth"
+                        ));
+                    }
+                }
+            }
+            "--games" => options.games = number()? as usize,
+            "--ms" => options.time = Duration::from_millis(number()?),
+            "--level" => options.level = number()?.clamp(1, 8) as u8,
+            "--seed" => options.seed = number()?,
+            "--rules" => options.rules = value.parse().map_err(|e| format!("--rules: {e}"))?,
+            _ => return Err(format!("unknown option {name}")),
+        }
+    }
+    Ok(options)
+}
+
+fn main() {
+    let options = match parse_args() {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("hidden_match: {message}");
+            std::process::exit(2);
+        }
+    };
+    let mut rng = StdRng::seed_from_u64(options.seed);
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    let (mut world_searches, mut searching) = (0usize, Duration::ZERO);
+    for i in 0..options.games {
+        let ai_side = if i % 2 == 0 { Side::Blue } else { Side::Red };
+        let mut ai = HiddenAi::new(options.level, rng.random());
+        let mut truth = HiddenAi::new(options.level, rng.random());
+        let mut one_world = OneWorld::new(rng.random());
+        let ai_setup = ai.choose_setup(&options.rules, ai_side);
+        let other_setup = Arrangement::random(&options.rules, !ai_side, &mut rng);
+        let (blue, red) = match ai_side {
+            Side::Blue => (ai_setup, other_setup),
+            Side::Red => (other_setup, ai_setup),
+        };
+        let mut game = HiddenGame::new(options.rules.clone(), blue, red).expect("valid setups");
+        while !game.is_over() && game.history().len() < MAX_PLIES {
+            let side = game.side_to_move();
+            let view = game.view(Some(side));
+            let choice: Option<Move> = if side == ai_side {
+                let m = ai.choose(&view, Some(options.time));
+                world_searches += ai.report().world_searches;
+                searching += ai.report().elapsed;
+                m
+            } else {
+                match options.opponent {
+                    Opponent::Random => {
+                        let moves = view.legal_moves();
+                        (!moves.is_empty())
+                            .then(|| moves.as_slice()[rng.random_range(0..moves.len())])
+                    }
+                    Opponent::OneWorld => one_world.choose(&view, options.time),
+                    Opponent::Truth => {
+                        truth.choose(&game.view_with_everything_shown(side), Some(options.time))
+                    }
+                }
+            };
+            let m = choice.expect("a game that is not over has a legal move");
+            game.play(m).expect("players choose legal moves");
+        }
+        match game.outcome().and_then(|o| o.winner) {
+            Some(winner) if winner == ai_side => wins += 1,
+            Some(_) => losses += 1,
+            None => draws += 1,
+        }
+        let played = (i + 1) as f64;
+        println!(
+            "game {:>3}: AI {ai_side:<4} {:<28} score {:.1}% (+{wins} ={draws} -{losses})",
+            i + 1,
+            game.outcome()
+                .map_or("300 plies: draw".to_string(), |o| o.to_string()),
+            100.0 * (wins as f64 + 0.5 * draws as f64) / played,
+        );
+    }
+    let games = options.games.max(1) as f64;
+    println!(
+        "final: AI score {:.1}% over {} games (+{wins} ={draws} -{losses}); {:.0} world searches per second",
+        100.0 * (wins as f64 + 0.5 * draws as f64) / games,
+        options.games,
+        world_searches as f64 / searching.as_secs_f64().max(1e-9),
+    );
+}

@@ -1,0 +1,147 @@
+//! What a player believes about the other side's unknown pieces: for each, a weight per animal it may be.
+//!
+//! Hard facts first: the animals still unknown (not seen on the board, not captured), and the terrain each piece
+//! has stood on (a piece that stood on a trap is an animal allowed there under `trap-max-rank`). Then behaviour:
+//! players do not walk a weak piece next to a revealed enemy piece that may capture it, so a piece that ends a
+//! move there is probably not one of the animals that enemy piece captures.
+
+use jungle_rules::{Animal, Rules, Side, Square};
+use rand::Rng;
+
+use crate::View;
+
+/// How much less likely an animal becomes for each move that put it, unknown, where a revealed enemy piece
+/// could capture it. Players blunder, so it is not zero.
+const EXPOSED_FACTOR: f64 = 0.35;
+
+/// Weights over the candidate animals of each unknown piece of one side.
+#[derive(Clone, Debug)]
+pub struct Belief {
+    side: Side,
+    /// The animals of `side` whose place is unknown.
+    candidates: Vec<Animal>,
+    /// Each unknown piece's square and a weight per animal (indexed by `Animal::index`).
+    pieces: Vec<(Square, [f64; 8])>,
+}
+
+impl Belief {
+    /// What `view` says about `side`'s unknown pieces: the hard facts, and behaviour when `read_behaviour`.
+    pub fn of(view: &View, side: Side, read_behaviour: bool) -> Belief {
+        let candidates = view.unknown_animals(side);
+        let rules = view.rules();
+        let mut by_origin: Vec<(Square, [f64; 8])> = view
+            .pieces()
+            .filter(|(_, seen)| seen.side == side && seen.animal.is_none())
+            .map(|(_, seen)| {
+                let mut weights = [0.0; 8];
+                for &animal in &candidates {
+                    weights[animal.index()] = 1.0;
+                }
+                (seen.origin, weights)
+            })
+            .collect();
+        view.walk(|before, public| {
+            let Some(mover) = before.piece_at(public.mv.from) else {
+                return;
+            };
+            if public.side != side || mover.animal.is_some() || public.mover.is_some() {
+                return;
+            }
+            let Some((_, weights)) = by_origin
+                .iter_mut()
+                .find(|(origin, _)| *origin == mover.origin)
+            else {
+                return;
+            };
+            let to = public.mv.to;
+            for animal in Animal::ALL {
+                if !rules.destinations(side, animal).contains(to) {
+                    weights[animal.index()] = 0.0;
+                } else if read_behaviour && exposed(before, rules, side, animal, to) {
+                    weights[animal.index()] *= EXPOSED_FACTOR;
+                }
+            }
+        });
+        let pieces = by_origin
+            .into_iter()
+            .map(|(origin, weights)| (current_square(view, origin), weights))
+            .collect();
+        Belief {
+            side,
+            candidates,
+            pieces,
+        }
+    }
+
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    /// Each unknown piece's square with its weight per animal (zero for animals it cannot be).
+    pub fn pieces(&self) -> &[(Square, [f64; 8])] {
+        &self.pieces
+    }
+
+    /// The weights of one piece normalised to probabilities (before the pieces' animals exclude each other).
+    pub fn probabilities(&self, square: Square) -> Option<[f64; 8]> {
+        let (_, weights) = self.pieces.iter().find(|(sq, _)| *sq == square)?;
+        let total: f64 = weights.iter().sum();
+        Some(weights.map(|w| if total > 0.0 { w / total } else { 0.0 }))
+    }
+
+    /// One assignment of distinct candidate animals to the unknown pieces, drawn piece by piece (in random order)
+    /// in proportion to the weights; a piece whose remaining weights are all zero (the facts were read
+    /// approximately) takes a remaining animal uniformly.
+    pub fn sample(&self, rng: &mut impl Rng) -> Vec<(Square, Animal)> {
+        let mut order: Vec<usize> = (0..self.pieces.len()).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.random_range(0..=i));
+        }
+        let mut left = self.candidates.clone();
+        let mut assignment = Vec::with_capacity(order.len());
+        for i in order {
+            let (square, weights) = &self.pieces[i];
+            if left.is_empty() {
+                break;
+            }
+            let total: f64 = left.iter().map(|a| weights[a.index()]).sum();
+            let pick = if total > 0.0 {
+                let mut target = rng.random_range(0.0..total);
+                left.iter()
+                    .position(|a| {
+                        target -= weights[a.index()];
+                        target < 0.0
+                    })
+                    .unwrap_or(left.len() - 1)
+            } else {
+                rng.random_range(0..left.len())
+            };
+            assignment.push((*square, left.swap_remove(pick)));
+        }
+        assignment
+    }
+}
+
+/// Whether a piece of `side` that is `animal`, arriving on `to`, stands next to an enemy piece revealed to it
+/// (so the mover knew the danger) that may capture it there.
+fn exposed(before: &View, rules: &Rules, side: Side, animal: Animal, to: Square) -> bool {
+    let mut neighbours = [(0, 1), (0, -1), (1, 0), (-1, 0)]
+        .into_iter()
+        .filter_map(|(df, dr)| to.offset(df, dr));
+    neighbours.any(|sq| {
+        before.piece_at(sq).is_some_and(|enemy| {
+            enemy.side != side
+                && enemy.revealed
+                && enemy
+                    .animal
+                    .is_some_and(|hunter| rules.can_capture(!side, hunter, sq, animal, to))
+        })
+    })
+}
+
+/// Where the piece that started on `origin` stands now.
+fn current_square(view: &View, origin: Square) -> Square {
+    view.pieces()
+        .find(|(_, seen)| seen.origin == origin)
+        .map_or(origin, |(sq, _)| sq)
+}

@@ -1,0 +1,211 @@
+//! The Hidden Jungle AI. It receives a [`View`] and nothing else, so it cannot read what it was not shown.
+//!
+//! It reads a [`Belief`] about the unknown enemy pieces from the view (the animals still unknown, the terrain
+//! they stood on, how they behaved next to revealed pieces), draws worlds — complete positions — from it, and
+//! scores every legal move by its average over the worlds, each searched by the open-game engine
+//! (determinized alpha-beta, [`search`]). Levels 1–8 set how many worlds, how deep, and how often it picks a
+//! near-best move instead of the best, as in the open game.
+//!
+//! [`OneWorld`] is the cheap baseline it is measured against: one world drawn without reading behaviour,
+//! searched with all the time by the engine.
+
+mod belief;
+pub mod search;
+mod world;
+
+use std::time::{Duration, Instant};
+
+use jungle_rules::{Move, Rules, Side};
+use jungle_search::skill::Skill;
+use jungle_search::{Engine, EngineOptions, Limits};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+pub use belief::Belief;
+pub use world::sample as sample_world;
+
+use crate::{Arrangement, View};
+
+/// Transposition table per AI: the worlds' searches are shallow.
+const HASH_MB: usize = 8;
+
+/// What one level searches: worlds drawn per move and the deepest search after each root move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelPlan {
+    pub worlds: usize,
+    pub max_depth: u32,
+}
+
+impl LevelPlan {
+    pub fn of(level: u8) -> LevelPlan {
+        let (worlds, max_depth) = match level.clamp(1, 8) {
+            1 => (2, 1),
+            2 => (3, 1),
+            3 => (4, 2),
+            4 => (6, 2),
+            5 => (8, 3),
+            6 => (12, 4),
+            7 => (16, 6),
+            _ => (24, 12),
+        };
+        LevelPlan { worlds, max_depth }
+    }
+}
+
+/// What the last [`HiddenAi::choose`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Worlds searched at the deepest completed depth.
+    pub worlds: usize,
+    /// The deepest depth (plies after the root move) completed over every world.
+    pub depth: u32,
+    /// World searches completed (one world, every root move, one depth).
+    pub world_searches: usize,
+    pub elapsed: Duration,
+    /// The root moves with their average values, best first.
+    pub scores: Vec<(Move, i32)>,
+}
+
+/// The AI: an engine for the worlds' searches and a seeded random source (so a choice is reproducible from the
+/// view and the seed when no time limit cuts it short).
+#[derive(Debug)]
+pub struct HiddenAi {
+    level: u8,
+    engine: Engine,
+    seed: u64,
+    report: Report,
+}
+
+impl HiddenAi {
+    pub fn new(level: u8, seed: u64) -> HiddenAi {
+        HiddenAi {
+            level: level.clamp(1, 8),
+            engine: Engine::new(EngineOptions {
+                hash_mb: HASH_MB,
+                move_overhead_ms: 0,
+                ..EngineOptions::default()
+            }),
+            seed,
+            report: Report::default(),
+        }
+    }
+
+    pub fn level(&self) -> u8 {
+        self.level
+    }
+
+    /// What the last choice searched.
+    pub fn report(&self) -> &Report {
+        &self.report
+    }
+
+    /// A setup for `side`: random, so that the opponent cannot learn it from game to game.
+    pub fn choose_setup(&self, rules: &Rules, side: Side) -> Arrangement {
+        Arrangement::random(
+            rules,
+            side,
+            &mut StdRng::seed_from_u64(self.seed ^ 0x5e70_5e70),
+        )
+    }
+
+    /// The move to play in `view` (which must be the view of the side to move), within `time` if given; `None`
+    /// when the view has no legal move.
+    pub fn choose(&mut self, view: &View, time: Option<Duration>) -> Option<Move> {
+        let start = Instant::now();
+        let deadline = time.map(|t| start + t);
+        let root = view.legal_moves();
+        let root = root.as_slice();
+        let us = view.viewer()?;
+        let mut rng = StdRng::seed_from_u64(
+            self.seed ^ (view.history().len() as u64).wrapping_mul(0x9E37_79B9),
+        );
+        let plan = LevelPlan::of(self.level);
+        let belief = Belief::of(view, !us, true);
+        let worlds_wanted = if belief.pieces().is_empty() {
+            1
+        } else {
+            plan.worlds
+        };
+        let worlds: Vec<_> = (0..worlds_wanted)
+            .filter_map(|_| world::sample(view, &belief, &mut rng))
+            .collect();
+        self.report = Report::default();
+        if root.len() <= 1 || worlds.is_empty() {
+            return root.first().copied();
+        }
+        let rules = view.rules();
+        let mut best_totals: Option<Vec<i64>> = None;
+        'deepen: for depth in 1..=plan.max_depth {
+            let mut totals = vec![0i64; root.len()];
+            for world in &worlds {
+                let Some(values) =
+                    search::score_world(&mut self.engine, rules, world, root, depth, deadline)
+                else {
+                    break 'deepen;
+                };
+                for (total, value) in totals.iter_mut().zip(values) {
+                    *total += i64::from(value);
+                }
+                self.report.world_searches += 1;
+            }
+            best_totals = Some(totals);
+            self.report.depth = depth;
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+        }
+        let totals = best_totals?;
+        let mut scores: Vec<(Move, i32)> = root
+            .iter()
+            .zip(&totals)
+            .map(|(&m, &t)| (m, (t / worlds.len() as i64) as i32))
+            .collect();
+        scores.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+        let values: Vec<i32> = scores.iter().map(|&(_, v)| v).collect();
+        let chosen = Skill::new(self.level).choose(&values, rng.random());
+        self.report.worlds = worlds.len();
+        self.report.elapsed = start.elapsed();
+        self.report.scores = scores;
+        Some(self.report.scores[chosen].0)
+    }
+}
+
+/// The baseline: one world drawn from the hard facts only (no reading of behaviour) and searched by the
+/// open-game engine with all the time.
+#[derive(Debug)]
+pub struct OneWorld {
+    engine: Engine,
+    rng: StdRng,
+}
+
+impl OneWorld {
+    pub fn new(seed: u64) -> OneWorld {
+        OneWorld {
+            engine: Engine::new(EngineOptions {
+                hash_mb: HASH_MB,
+                move_overhead_ms: 0,
+                ..EngineOptions::default()
+            }),
+            rng: StdRng::seed_from_u64(seed),
+        }
+    }
+
+    /// The engine's move in one world consistent with `view`.
+    pub fn choose(&mut self, view: &View, time: Duration) -> Option<Move> {
+        let us = view.viewer()?;
+        let root = view.legal_moves();
+        let belief = Belief::of(view, !us, false);
+        let Some(world) = world::sample(view, &belief, &mut self.rng) else {
+            return root.first().copied();
+        };
+        self.engine.set_game(&jungle_rules::Game::from_position(
+            view.rules().clone(),
+            world,
+        ));
+        let result = self.engine.go(&Limits::movetime(time), &mut |_| {});
+        result
+            .best_move
+            .filter(|&m| root.contains(m))
+            .or_else(|| root.first().copied())
+    }
+}

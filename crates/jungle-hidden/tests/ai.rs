@@ -1,0 +1,111 @@
+//! The AI plays from its view only, reads behaviour into its belief, and beats random play.
+
+use jungle_hidden::ai::{Belief, HiddenAi};
+use jungle_hidden::{Arrangement, HiddenGame};
+use jungle_rules::{Animal, Rules, Side, Square};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+fn game(blue: &str, red: &str) -> HiddenGame {
+    let rules = Rules::default();
+    HiddenGame::new(
+        rules.clone(),
+        Arrangement::parse(&rules, Side::Blue, blue).unwrap(),
+        Arrangement::parse(&rules, Side::Red, red).unwrap(),
+    )
+    .unwrap()
+}
+
+fn play(game: &mut HiddenGame, moves: &str) {
+    for m in moves.split_whitespace() {
+        game.play(m.parse().unwrap())
+            .unwrap_or_else(|e| panic!("{m}: {e}"));
+    }
+}
+
+#[test]
+fn the_choice_does_not_change_when_only_hidden_information_does() {
+    // Blue's view is the same in both games (Red's setups differ, nothing of Red has been revealed).
+    let mut a = game("TECDLWPR", "RPWEDCLT");
+    let mut b = game("TECDLWPR", "LTWEDCRP");
+    for g in [&mut a, &mut b] {
+        play(g, "a3a4 b8b9 a4a5 b9b8 g3g4 g9g8");
+    }
+    assert_eq!(a.view(Some(Side::Blue)), b.view(Some(Side::Blue)));
+    for level in [3, 6] {
+        let choice_a = HiddenAi::new(level, 11).choose(&a.view(Some(Side::Blue)), None);
+        let choice_b = HiddenAi::new(level, 11).choose(&b.view(Some(Side::Blue)), None);
+        assert!(choice_a.is_some());
+        assert_eq!(choice_a, choice_b, "level {level}");
+    }
+}
+
+#[test]
+fn a_piece_that_stops_next_to_a_revealed_lion_is_probably_stronger_than_a_cat() {
+    // Blue's Lion jumps (revealed) to d4 and walks to d6; Red then steps its e7 piece next to it, to d7.
+    let mut g = game("TECDLWPR", "RPWEDCLT");
+    play(&mut g, "a3a4 b8b9 a4d4 b9b8 d4d5 b8b9 d5d6 e7d7");
+    let view = g.view(Some(Side::Blue));
+    let belief = Belief::of(&view, Side::Red, true);
+    let p = belief.probabilities(Square::D7).unwrap();
+    assert!(
+        p[Animal::Elephant.index()] > 2.0 * p[Animal::Cat.index()],
+        "{p:?}"
+    );
+    // Without reading behaviour every remaining animal is as likely.
+    let plain = Belief::of(&view, Side::Red, false)
+        .probabilities(Square::D7)
+        .unwrap();
+    assert_eq!(plain[Animal::Elephant.index()], plain[Animal::Cat.index()]);
+    // A piece that has not moved next to the Lion keeps even odds.
+    let far = belief.probabilities(Square::A7).unwrap();
+    assert_eq!(far[Animal::Elephant.index()], far[Animal::Cat.index()]);
+}
+
+#[test]
+fn sampled_worlds_agree_with_the_view() {
+    let mut g = game("TECDLWPR", "RPWEDCLT");
+    play(&mut g, "a3a4 b8b9 a4d4 b9b8 d4d5 b8b9 d5d6 e7d7");
+    let view = g.view(Some(Side::Blue));
+    let belief = Belief::of(&view, Side::Red, true);
+    let mut rng = StdRng::seed_from_u64(3);
+    for _ in 0..50 {
+        let world = jungle_hidden::ai::sample_world(&view, &belief, &mut rng).unwrap();
+        for (sq, seen) in view.pieces() {
+            let piece = world.piece_at(sq).unwrap();
+            assert_eq!(piece.side, seen.side);
+            if let Some(animal) = seen.animal {
+                assert_eq!(piece.animal, animal);
+            }
+        }
+        assert_eq!(world.occupied(), view.occupied());
+    }
+}
+
+#[test]
+fn the_ai_beats_random_moves() {
+    let rules = Rules::default();
+    let mut rng = StdRng::seed_from_u64(5);
+    for (i, ai_side) in [Side::Blue, Side::Red].into_iter().enumerate() {
+        let mut ai = HiddenAi::new(3, i as u64);
+        let blue = Arrangement::random(&rules, Side::Blue, &mut rng);
+        let red = Arrangement::random(&rules, Side::Red, &mut rng);
+        let mut g = HiddenGame::new(rules.clone(), blue, red).unwrap();
+        while !g.is_over() && g.history().len() < 400 {
+            let side = g.side_to_move();
+            let m = if side == ai_side {
+                ai.choose(&g.view(Some(side)), None).unwrap()
+            } else {
+                let moves = g.legal_moves();
+                moves.as_slice()[rng.random_range(0..moves.len())]
+            };
+            g.play(m).unwrap();
+        }
+        assert_eq!(
+            g.outcome().and_then(|o| o.winner),
+            Some(ai_side),
+            "{:?}",
+            g.outcome()
+        );
+    }
+}

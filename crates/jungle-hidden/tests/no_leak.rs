@@ -1,0 +1,92 @@
+//! Hidden information never leaks: over many random games under every preset, nothing a seat or a spectator
+//! receives (views, view FEN, public moves, records) depends on an animal that has not been revealed to it.
+
+use jungle_hidden::moves::reveals_mover;
+use jungle_hidden::record::Record;
+use jungle_hidden::{Arrangement, Effect, HiddenGame};
+use jungle_rules::{Rules, Side};
+use proptest::prelude::*;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+const PRESETS: [&str; 5] = [
+    "standard",
+    "modern",
+    "leiden",
+    "mistboard",
+    "animal-checkers",
+];
+
+/// Everything `viewer` is sent at one moment, as text.
+fn sent_to(game: &HiddenGame, viewer: Option<Side>) -> String {
+    let view = game.view(viewer);
+    let moves: Vec<String> = view.history().iter().map(ToString::to_string).collect();
+    format!(
+        "{}\n{}\n{:?}\n{}",
+        view.fen(),
+        moves.join(" "),
+        view.legal_moves().as_slice(),
+        Record::of(game, viewer, &[]).to_pgn()
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Two games that differ only in Red's arrangement look the same to Blue and to a spectator for as long as
+    /// their public moves agree, and the public moves name a mover only when the rules reveal it.
+    #[test]
+    fn what_blue_and_spectators_receive_does_not_depend_on_reds_secret(seed in any::<u64>(), preset in 0..PRESETS.len()) {
+        let rules: Rules = PRESETS[preset].parse().unwrap();
+        let mut rng = StdRng::seed_from_u64(seed);
+        let blue = Arrangement::random(&rules, Side::Blue, &mut rng);
+        let mut games: Vec<HiddenGame> = (0..2)
+            .map(|_| {
+                let red = Arrangement::random(&rules, Side::Red, &mut rng);
+                HiddenGame::new(rules.clone(), blue.clone(), red).unwrap()
+            })
+            .collect();
+        for _ in 0..200 {
+            if games.iter().any(HiddenGame::is_over) {
+                break;
+            }
+            for viewer in [Some(Side::Blue), None] {
+                prop_assert_eq!(sent_to(&games[0], viewer), sent_to(&games[1], viewer));
+            }
+            let common: Vec<_> = games[0]
+                .legal_moves()
+                .as_slice()
+                .iter()
+                .copied()
+                .filter(|&m| games[1].legal_moves().contains(m))
+                .collect();
+            if common.is_empty() {
+                break;
+            }
+            let m = common[rng.random_range(0..common.len())];
+            let mut publics = Vec::new();
+            for game in &mut games {
+                let opponent_view = game.view(Some(!game.side_to_move()));
+                let known_before = opponent_view.piece_at(m.from).and_then(|s| s.animal).is_some();
+                let public = game.play(m).unwrap();
+                let attack = public.effect != Effect::Quiet;
+                prop_assert_eq!(
+                    public.mover.is_some(),
+                    attack || reveals_mover(&rules, m) || known_before,
+                    "{} names its mover without a reveal", public
+                );
+                publics.push(public);
+            }
+            if publics[0] != publics[1] {
+                // An attack or a reveal made the difference public: the games may now look different.
+                prop_assert!(publics[0].mover.is_some() && publics[1].mover.is_some());
+                break;
+            }
+        }
+        // Mid-game, a record held by Blue or a spectator never carries Red's setup.
+        if !games[0].is_over() {
+            prop_assert!(!Record::of(&games[0], Some(Side::Blue), &[]).to_pgn().contains("RedSetup"));
+            prop_assert!(!Record::of(&games[0], None, &[]).to_pgn().contains("Setup"));
+        }
+    }
+}
