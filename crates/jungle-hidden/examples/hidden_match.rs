@@ -4,12 +4,12 @@
 //! cargo run --release -p jungle-hidden --example hidden_match -- --opponent one-world --games 200 --ms 50
 //! ```
 //! Options: `--opponent random|one-world|truth` (default one-world), `--games N` (200), `--ms T` per move for
-//! both sides (50), `--level L` of the AI (8), `--rules OPTS` (standard), `--seed S` (1). Colours alternate;
+//! both sides (50), `--level L` of the AI (8), `--rules OPTS` (standard), `--seed S` (1), `--worlds W` (the level's). Colours alternate;
 //! every setup is random; a game still going after 300 plies counts as a draw.
 
 use std::time::Duration;
 
-use jungle_hidden::ai::{HiddenAi, OneWorld};
+use jungle_hidden::ai::{HiddenAi, LevelPlan, OneWorld};
 use jungle_hidden::{Arrangement, HiddenGame};
 use jungle_rules::{Move, Rules, Side};
 use rand::rngs::StdRng;
@@ -31,6 +31,8 @@ struct Options {
     level: u8,
     rules: Rules,
     seed: u64,
+    /// Worlds per move instead of the level's.
+    worlds: Option<usize>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -41,6 +43,7 @@ fn parse_args() -> Result<Options, String> {
         level: 8,
         rules: Rules::default(),
         seed: 1,
+        worlds: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
@@ -69,6 +72,7 @@ fn parse_args() -> Result<Options, String> {
             "--ms" => options.time = Duration::from_millis(number()?),
             "--level" => options.level = number()?.clamp(1, 8) as u8,
             "--seed" => options.seed = number()?,
+            "--worlds" => options.worlds = Some(number()?.max(1) as usize),
             "--rules" => options.rules = value.parse().map_err(|e| format!("--rules: {e}"))?,
             _ => return Err(format!("unknown option {name}")),
         }
@@ -87,9 +91,16 @@ fn main() {
     let mut rng = StdRng::seed_from_u64(options.seed);
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let (mut world_searches, mut searching) = (0usize, Duration::ZERO);
+    let (mut depths, mut choices) = (0u64, 0u64);
     for i in 0..options.games {
         let ai_side = if i % 2 == 0 { Side::Blue } else { Side::Red };
         let mut ai = HiddenAi::new(options.level, rng.random());
+        if let Some(worlds) = options.worlds {
+            ai = ai.with_plan(LevelPlan {
+                worlds,
+                ..LevelPlan::of(options.level)
+            });
+        }
         let mut truth = HiddenAi::new(options.level, rng.random());
         let mut one_world = OneWorld::new(rng.random());
         let ai_setup = ai.choose_setup(&options.rules, ai_side);
@@ -105,6 +116,8 @@ fn main() {
             let choice: Option<Move> = if side == ai_side {
                 let m = ai.choose(&view, Some(options.time));
                 world_searches += ai.report().world_searches;
+                depths += u64::from(ai.report().depth);
+                choices += 1;
                 searching += ai.report().elapsed;
                 m
             } else {
@@ -139,9 +152,10 @@ fn main() {
     }
     let games = options.games.max(1) as f64;
     println!(
-        "final: AI score {:.1}% over {} games (+{wins} ={draws} -{losses}); {:.0} world searches per second",
+        "final: AI score {:.1}% over {} games (+{wins} ={draws} -{losses}); {:.0} world searches per second, mean depth {:.1} after the root move",
         100.0 * (wins as f64 + 0.5 * draws as f64) / games,
         options.games,
         world_searches as f64 / searching.as_secs_f64().max(1e-9),
+        depths as f64 / choices.max(1) as f64,
     );
 }

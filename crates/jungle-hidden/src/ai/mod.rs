@@ -15,7 +15,7 @@ mod world;
 
 use std::time::{Duration, Instant};
 
-use jungle_rules::{Move, Rules, Side};
+use jungle_rules::{Move, Rules, Side, Square};
 use jungle_search::skill::Skill;
 use jungle_search::{Engine, EngineOptions, Limits};
 use rand::rngs::StdRng;
@@ -25,6 +25,9 @@ pub use belief::Belief;
 pub use world::sample as sample_world;
 
 use crate::{Arrangement, View};
+
+/// The fewest root moves searched at the next depth.
+const MIN_CANDIDATES: usize = 3;
 
 /// Transposition table per AI: the worlds' searches are shallow.
 const HASH_MB: usize = 8;
@@ -42,11 +45,11 @@ impl LevelPlan {
             1 => (2, 1),
             2 => (3, 1),
             3 => (4, 2),
-            4 => (6, 2),
-            5 => (8, 3),
-            6 => (12, 4),
-            7 => (16, 6),
-            _ => (24, 12),
+            4 => (4, 3),
+            5 => (6, 4),
+            6 => (6, 5),
+            7 => (8, 6),
+            _ => (8, 12),
         };
         LevelPlan { worlds, max_depth }
     }
@@ -71,6 +74,7 @@ pub struct Report {
 #[derive(Debug)]
 pub struct HiddenAi {
     level: u8,
+    plan: LevelPlan,
     engine: Engine,
     seed: u64,
     report: Report,
@@ -80,6 +84,7 @@ impl HiddenAi {
     pub fn new(level: u8, seed: u64) -> HiddenAi {
         HiddenAi {
             level: level.clamp(1, 8),
+            plan: LevelPlan::of(level),
             engine: Engine::new(EngineOptions {
                 hash_mb: HASH_MB,
                 move_overhead_ms: 0,
@@ -88,6 +93,13 @@ impl HiddenAi {
             seed,
             report: Report::default(),
         }
+    }
+
+    /// The same AI searching another plan than its level's (for measuring plans against each other).
+    #[must_use]
+    pub fn with_plan(mut self, plan: LevelPlan) -> HiddenAi {
+        self.plan = plan;
+        self
     }
 
     pub fn level(&self) -> u8 {
@@ -119,7 +131,7 @@ impl HiddenAi {
         let mut rng = StdRng::seed_from_u64(
             self.seed ^ (view.history().len() as u64).wrapping_mul(0x9E37_79B9),
         );
-        let plan = LevelPlan::of(self.level);
+        let plan = self.plan;
         let belief = Belief::of(view, !us, true);
         let worlds_wanted = if belief.pieces().is_empty() {
             1
@@ -134,13 +146,21 @@ impl HiddenAi {
             return root.first().copied();
         }
         let rules = view.rules();
-        let mut best_totals: Option<Vec<i64>> = None;
+        // Each depth scores the candidates in every world; the next, deeper one only the better half of them
+        // (at least `MIN_CANDIDATES`), so the time goes to depth where the choice is made.
+        let mut candidates: Vec<Move> = root.to_vec();
+        let mut scores: Vec<(Move, i32)> = Vec::new();
         'deepen: for depth in 1..=plan.max_depth {
-            let mut totals = vec![0i64; root.len()];
+            let mut totals = vec![0i64; candidates.len()];
             for world in &worlds {
-                let Some(values) =
-                    search::score_world(&mut self.engine, rules, world, root, depth, deadline)
-                else {
+                let Some(values) = search::score_world(
+                    &mut self.engine,
+                    rules,
+                    world,
+                    &candidates,
+                    depth,
+                    deadline,
+                ) else {
                     break 'deepen;
                 };
                 for (total, value) in totals.iter_mut().zip(values) {
@@ -148,18 +168,30 @@ impl HiddenAi {
                 }
                 self.report.world_searches += 1;
             }
-            best_totals = Some(totals);
+            scores = candidates
+                .iter()
+                .zip(&totals)
+                .map(|(&m, &t)| (m, (t / worlds.len() as i64) as i32))
+                .collect();
+            scores.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
             self.report.depth = depth;
+            let keep = (scores.len() / 2).max(MIN_CANDIDATES).min(scores.len());
+            candidates = scores[..keep].iter().map(|&(m, _)| m).collect();
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
         }
-        let totals = best_totals?;
-        let mut scores: Vec<(Move, i32)> = root
-            .iter()
-            .zip(&totals)
-            .map(|(&m, &t)| (m, (t / worlds.len() as i64) as i32))
-            .collect();
+        if scores.is_empty() {
+            return root.first().copied();
+        }
+        // The worlds' searches know no history: a move back into a placement already seen is a step towards a
+        // draw by repetition, scored as a draw.
+        let seen = placements_seen(view);
+        for (m, value) in &mut scores {
+            if seen.contains(&placement_after(view, *m)) {
+                *value = 0;
+            }
+        }
         scores.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
         let values: Vec<i32> = scores.iter().map(|&(_, v)| v).collect();
         let chosen = Skill::new(self.level).choose(&values, rng.random());
@@ -168,6 +200,37 @@ impl HiddenAi {
         self.report.scores = scores;
         Some(self.report.scores[chosen].0)
     }
+}
+
+/// A placement as the view can compare it over time: each piece's square with the start square it came from (so
+/// the same animals on the same squares), and the side to move.
+type Placement = (Vec<(Square, Square)>, Side);
+
+fn placement(view: &View) -> Placement {
+    let pieces = view.pieces().map(|(sq, seen)| (sq, seen.origin)).collect();
+    (pieces, view.side_to_move())
+}
+
+/// Every placement before a move of the view's history.
+fn placements_seen(view: &View) -> Vec<Placement> {
+    let mut seen = Vec::with_capacity(view.history().len());
+    view.walk(|before, _| seen.push(placement(before)));
+    seen
+}
+
+/// The placement after the move `m` of the side to move (an attack gives one never seen: it removes a piece).
+fn placement_after(view: &View, m: Move) -> Placement {
+    let (mut pieces, side) = placement(view);
+    if view.piece_at(m.to).is_some() {
+        pieces.clear();
+    }
+    for (sq, _) in &mut pieces {
+        if *sq == m.from {
+            *sq = m.to;
+        }
+    }
+    pieces.sort_unstable();
+    (pieces, !side)
 }
 
 /// The baseline: one world drawn from the hard facts only (no reading of behaviour) and searched by the
