@@ -65,9 +65,6 @@ pub enum HubError {
     Busy(String),
 }
 
-/// The shortest clock a timed game may have, in minutes (15 seconds).
-pub const MIN_MINUTES: f64 = 0.25;
-
 fn bad(message: impl Into<String>) -> HubError {
     HubError::BadRequest(message.into())
 }
@@ -257,9 +254,10 @@ impl Hub {
             }
         };
         let minutes = req.minutes.unwrap_or(0.0);
-        if !(minutes == 0.0 || (MIN_MINUTES..=180.0).contains(&minutes)) {
+        let min_minutes = self.limits.min_clock.as_secs_f64() / 60.0;
+        if !(minutes == 0.0 || (min_minutes..=180.0).contains(&minutes)) {
             return Err(bad(format!(
-                "minutes {minutes} should be 0 (untimed) or {MIN_MINUTES} to 180"
+                "minutes {minutes} should be 0 (untimed) or {min_minutes} to 180"
             )));
         }
         if matches!(mode, Mode::Engine { .. }) {

@@ -12,6 +12,8 @@ pub struct Limits {
     pub rooms_memory_mib: u64,
     /// The process's resident memory, in MiB, above which requests that would load more answer 503 (0: none).
     pub process_memory_mib: u64,
+    /// The shortest clock a timed game may have.
+    pub min_clock: Duration,
     /// Engine jobs waiting for a thread; beyond it analyses and new engine games are refused (503).
     pub engine_queue: usize,
     /// Unfinished engine games one client address may have at once.
@@ -36,6 +38,7 @@ impl Default for Limits {
             room_idle: Duration::from_secs(300),
             rooms_memory_mib: 128,
             process_memory_mib: 1024,
+            min_clock: Duration::from_secs(15),
             engine_queue: 32,
             engine_games_per_client: 3,
             connections: 4096,
@@ -67,6 +70,7 @@ impl Limits {
         "room-idle-secs",
         "rooms-memory-mib",
         "process-memory-mib",
+        "min-clock-secs",
         "engine-queue",
         "engine-games-per-client",
         "connections",
@@ -103,6 +107,7 @@ impl Limits {
             "room-idle-secs" => self.room_idle = Duration::from_secs(number),
             "rooms-memory-mib" => self.rooms_memory_mib = number,
             "process-memory-mib" => self.process_memory_mib = number,
+            "min-clock-secs" => self.min_clock = Duration::from_secs(number),
             "engine-queue" => self.engine_queue = count()?,
             "engine-games-per-client" => self.engine_games_per_client = count()?,
             "connections" => self.connections = count()?,
