@@ -79,8 +79,8 @@ impl PyHiddenGame {
 
     /// Plays a move of the side to move and returns its public text (what both players see, e.g. an attack's
     /// result); ``IllegalMoveError`` otherwise.
-    fn play(&mut self, m: MoveArg) -> PyResult<String> {
-        let m = m.parse()?;
+    fn play(&mut self, r#move: MoveArg) -> PyResult<String> {
+        let m = r#move.parse()?;
         self.game.play(m).map(|p| p.to_string()).map_err(move_error)
     }
 
