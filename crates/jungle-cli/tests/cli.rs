@@ -154,7 +154,7 @@ fn rules_check_prints_the_canonical_string() {
     assert_eq!(
         ok(&["rules", "check", "dog-swims=true,wolf-over-dog=true"]),
         "wolf-over-dog=true,dog-swims=true\n",
-        "canonical order is the order of RULES.md"
+        "canonical order is the order of docs/rules.md"
     );
 }
 

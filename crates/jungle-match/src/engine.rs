@@ -11,6 +11,8 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use jungle_protocol::{Command as ProtocolCommand, Response};
+
 use crate::time_control::SearchLimits;
 
 /// How to start an engine and what to tell it.
@@ -49,38 +51,8 @@ pub enum EngineError {
     },
 }
 
-/// A score as an engine reports it, from the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EngineScore {
-    Cp(i32),
-    /// Mate in n (n > 0: the engine mates; n < 0: it is mated).
-    Mate(i32),
-}
-
-impl EngineScore {
-    /// Centipawns for adjudication thresholds: mates count as ±100000.
-    pub fn as_cp(self) -> i32 {
-        match self {
-            EngineScore::Cp(cp) => cp,
-            EngineScore::Mate(n) if n >= 0 => 100_000,
-            EngineScore::Mate(_) => -100_000,
-        }
-    }
-
-    /// The PGN comment form: `+0.35` in hundredths, `+M5` / `-M5` for mates.
-    pub fn pgn_text(self) -> String {
-        match self {
-            EngineScore::Cp(cp) => format!(
-                "{}{:.2}",
-                if cp >= 0 { "+" } else { "-" },
-                cp.unsigned_abs() as f64 / 100.0
-            ),
-            EngineScore::Mate(n) => {
-                format!("{}M{}", if n >= 0 { "+" } else { "-" }, n.unsigned_abs())
-            }
-        }
-    }
-}
+/// A score as an engine reports it, from the side to move: the protocol's own type.
+pub use jungle_protocol::WireScore as EngineScore;
 
 /// What the last `info` lines of a search said.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -90,32 +62,12 @@ pub struct InfoSummary {
 }
 
 impl InfoSummary {
-    /// Folds one `info` line into the summary; lines without depth or score leave it unchanged.
+    /// Folds one line into the summary: an `info` line's depth and score (read by the protocol's
+    /// `Response`); other lines, malformed ones and fields that are missing leave it unchanged.
     pub fn update(&mut self, line: &str) {
-        let mut tokens = line.split_whitespace();
-        if tokens.next() != Some("info") {
-            return;
-        }
-        let mut score = None;
-        while let Some(t) = tokens.next() {
-            match t {
-                "depth" => {
-                    if let Some(d) = tokens.next().and_then(|v| v.parse().ok()) {
-                        self.depth = Some(d);
-                    }
-                }
-                "score" => match (tokens.next(), tokens.next().and_then(|v| v.parse().ok())) {
-                    (Some("cp"), Some(v)) => score = Some(EngineScore::Cp(v)),
-                    (Some("mate"), Some(v)) => score = Some(EngineScore::Mate(v)),
-                    _ => {}
-                },
-                // The rest of the line is moves; a move never looks like a keyword, but stop anyway.
-                "pv" | "string" => break,
-                _ => {}
-            }
-        }
-        if score.is_some() {
-            self.score = score;
+        if let Ok(Response::Info(info)) = line.parse::<Response>() {
+            self.depth = info.depth.or(self.depth);
+            self.score = info.score.or(self.score);
         }
     }
 }
@@ -228,10 +180,14 @@ impl EngineProcess {
             output: rx,
             log,
         };
-        engine.send("uci", "starting")?;
-        engine.wait_for(|l| l.trim() == "uciok", timeout, "starting")?;
+        engine.send(&ProtocolCommand::Uci.to_string(), "starting")?;
+        engine.wait_for(|l| l.parse() == Ok(Response::UciOk), timeout, "starting")?;
         for (key, value) in &config.options {
-            engine.send(&format!("setoption name {key} value {value}"), "starting")?;
+            let setoption = ProtocolCommand::SetOption {
+                name: key.clone(),
+                value: Some(value.clone()),
+            };
+            engine.send(&setoption.to_string(), "starting")?;
         }
         engine.sync(timeout, "starting")?;
         Ok(engine)
@@ -246,7 +202,7 @@ impl EngineProcess {
     /// # Errors
     /// As [`EngineProcess::start`].
     pub fn new_game(&mut self, timeout: Duration) -> Result<(), EngineError> {
-        self.send("ucinewgame", "starting a game")?;
+        self.send(&ProtocolCommand::UciNewGame.to_string(), "starting a game")?;
         self.sync(timeout, "starting a game")
     }
 
@@ -276,7 +232,13 @@ impl EngineProcess {
             "thinking",
         )?;
         let elapsed = start.elapsed();
-        let best_move = line.split_whitespace().nth(1).unwrap_or("").to_string();
+        let best_move = match line.parse::<Response>() {
+            Ok(Response::BestMove { best, .. }) => {
+                best.map_or("(none)".to_string(), |m| m.to_string())
+            }
+            // Not a move: passed on as sent, so the game reports it as illegal.
+            _ => line.split_whitespace().nth(1).unwrap_or("").to_string(),
+        };
         Ok(SearchAnswer {
             best_move,
             elapsed,
@@ -286,7 +248,7 @@ impl EngineProcess {
 
     /// Asks the engine to quit, and kills it if it does not within a moment.
     pub fn quit(mut self) {
-        let _ = writeln!(self.stdin, "quit");
+        let _ = writeln!(self.stdin, "{}", ProtocolCommand::Quit);
         let _ = self.stdin.flush();
         let until = Instant::now() + Duration::from_millis(500);
         while Instant::now() < until {
@@ -316,8 +278,8 @@ impl EngineProcess {
     }
 
     fn sync(&mut self, timeout: Duration, doing: &'static str) -> Result<(), EngineError> {
-        self.send("isready", doing)?;
-        self.wait_for(|l| l.trim() == "readyok", timeout, doing)?;
+        self.send(&ProtocolCommand::IsReady.to_string(), doing)?;
+        self.wait_for(|l| l.parse() == Ok(Response::ReadyOk), timeout, doing)?;
         Ok(())
     }
 

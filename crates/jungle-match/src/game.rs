@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use jungle_protocol::{Command, GoParams, StartPosition};
 use jungle_rules::{BySide, Game, Move, Outcome, Position, Rules, Side, Termination, fen};
 
 use crate::adjudication::{Adjudication, Adjudicator};
@@ -138,19 +139,16 @@ pub fn play_game(
         }
         let side = game.side_to_move();
         let limits = seats[side].config.limits;
-        let mut position = if from_start {
-            "position startpos".to_string()
-        } else {
-            format!("position fen {start_fen}")
-        };
-        if !game.moves().is_empty() {
-            position.push_str(" moves");
-            for m in game.moves() {
-                position.push(' ');
-                position.push_str(&m.to_string());
-            }
+        let position = Command::Position {
+            start: if from_start {
+                StartPosition::StartPos
+            } else {
+                StartPosition::Fen(start_fen.clone())
+            },
+            moves: game.moves().to_vec(),
         }
-        let go = go_command(&limits, &clocks);
+        .to_string();
+        let go = Command::Go(go_params(&limits, &clocks)).to_string();
         let deadline = if clocks[side].is_running() {
             clocks[side].remaining() + limits.time_margin
         } else if let Some(st) = limits.move_time {
@@ -254,34 +252,25 @@ fn prepare(settings: &GameSettings, seat: &mut Seat<'_>) -> Result<(), EngineErr
     Ok(())
 }
 
-/// The `go` line for the side to move: both clocks, or the fixed move time, plus depth and node caps.
-fn go_command(limits: &crate::time_control::SearchLimits, clocks: &BySide<Clock>) -> String {
-    let mut go = "go".to_string();
-    let ms = |d: Duration| d.as_millis();
+/// The `go` of the side to move: both clocks, or the fixed move time, plus depth and node caps; `infinite`
+/// when nothing bounds it.
+fn go_params(limits: &crate::time_control::SearchLimits, clocks: &BySide<Clock>) -> GoParams {
+    let mut go = GoParams {
+        depth: limits.depth,
+        nodes: limits.nodes,
+        ..GoParams::default()
+    };
     if clocks.blue.is_running() || clocks.red.is_running() {
-        go.push_str(&format!(
-            " wtime {} btime {} winc {} binc {}",
-            ms(clocks.blue.remaining()),
-            ms(clocks.red.remaining()),
-            ms(clocks.blue.increment()),
-            ms(clocks.red.increment())
-        ));
+        go.wtime = Some(clocks.blue.remaining());
+        go.btime = Some(clocks.red.remaining());
+        go.winc = Some(clocks.blue.increment());
+        go.binc = Some(clocks.red.increment());
         // Each side's own period; engines read the mover's.
-        if let Some(mtg) = clocks.blue.moves_to_go().or(clocks.red.moves_to_go()) {
-            go.push_str(&format!(" movestogo {mtg}"));
-        }
-    } else if let Some(st) = limits.move_time {
-        go.push_str(&format!(" movetime {}", ms(st)));
+        go.movestogo = clocks.blue.moves_to_go().or(clocks.red.moves_to_go());
+    } else {
+        go.movetime = limits.move_time;
     }
-    if let Some(depth) = limits.depth {
-        go.push_str(&format!(" depth {depth}"));
-    }
-    if let Some(nodes) = limits.nodes {
-        go.push_str(&format!(" nodes {nodes}"));
-    }
-    if go == "go" {
-        go.push_str(" infinite");
-    }
+    go.infinite = go == GoParams::default();
     go
 }
 
@@ -298,7 +287,7 @@ mod tests {
         };
         let clocks = BySide::new(Clock::new(&tc), Clock::new(&tc));
         assert_eq!(
-            go_command(&tc, &clocks),
+            Command::Go(go_params(&tc, &clocks)).to_string(),
             "go wtime 60000 btime 60000 winc 600 binc 600 movestogo 40"
         );
         let st = SearchLimits {
@@ -307,12 +296,13 @@ mod tests {
             ..SearchLimits::default()
         };
         let none = BySide::new(Clock::new(&st), Clock::new(&st));
-        assert_eq!(go_command(&st, &none), "go movetime 250 depth 6");
+        let go = |limits: &SearchLimits| Command::Go(go_params(limits, &none)).to_string();
+        assert_eq!(go(&st), "go depth 6 movetime 250");
         let nodes = SearchLimits {
             nodes: Some(5000),
             ..SearchLimits::default()
         };
-        assert_eq!(go_command(&nodes, &none), "go nodes 5000");
-        assert_eq!(go_command(&SearchLimits::default(), &none), "go infinite");
+        assert_eq!(go(&nodes), "go nodes 5000");
+        assert_eq!(go(&SearchLimits::default()), "go infinite");
     }
 }

@@ -1,4 +1,4 @@
-//! PGN of match games: the tags of RULES.md plus `Rules` (always, `standard` for the default rules),
+//! PGN of match games: the tags of docs/rules.md plus `Rules` (always, `standard` for the default rules),
 //! `TimeControl`, `Termination`, and a `{score/depth time}` comment after every engine move (`{book}` after
 //! opening moves). `jungle_rules::pgn` reads these records back (comments are skipped there).
 

@@ -10,7 +10,7 @@
 //! Public moves are written as [`PublicMove`](jungle_hidden::PublicMove) text (`a3a4`, `g3g4=R`, `c3c4=LxC`,
 //! `c3c4=C/L`). A line that cannot be obeyed is answered with `info string error: …` and changes nothing.
 
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
 use jungle_hidden::ai::HiddenAi;
@@ -18,14 +18,13 @@ use jungle_hidden::{Arrangement, PublicMoveText, View};
 use jungle_rules::{Rules, Side};
 
 use crate::command::{Command, GoParams};
+use crate::input::{Line, MAX_LINE_BYTES, read_line};
 use crate::session::{ENGINE_AUTHOR, ENGINE_NAME};
 
 /// The time a `go` without limits may take.
 const DEFAULT_MOVETIME: Duration = Duration::from_secs(1);
 /// Moves assumed left in the game when a clock is given.
 const MOVES_TO_PLAN: u32 = 30;
-/// The longest line read (a `hidden position` of a long game stays far below it).
-pub const MAX_LINE: usize = 64 * 1024;
 
 /// The `hidden position` line that tells an engine `view` (its own side's view: its setup and the public moves).
 ///
@@ -75,26 +74,16 @@ impl<R: BufRead, W: Write> HiddenSession<R, W> {
     /// # Errors
     /// Only when reading or writing fails.
     pub fn run(mut self) -> io::Result<W> {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            let read = self
-                .input
-                .by_ref()
-                .take(MAX_LINE as u64)
-                .read_line(&mut line)?;
-            if read == 0 {
-                break;
-            }
-            if !line.ends_with('\n') && read >= MAX_LINE {
-                // Skip the rest of an overlong line.
-                let mut rest = Vec::new();
-                self.input.read_until(b'\n', &mut rest)?;
-                self.error(&format!("line longer than {MAX_LINE} bytes"))?;
-                continue;
-            }
-            if !self.handle_line(line.trim())? {
-                break;
+        while let Some(line) = read_line(&mut self.input, MAX_LINE_BYTES)? {
+            match line {
+                Line::Text(text) => {
+                    if !self.handle_line(text.trim())? {
+                        break;
+                    }
+                }
+                Line::TooLong(length) => self.error(&format!(
+                    "line of {length} bytes, longer than {MAX_LINE_BYTES}"
+                ))?,
             }
         }
         Ok(self.output)

@@ -2,10 +2,18 @@
 
 mod command;
 mod hidden;
+mod info;
+mod input;
+mod perft;
 mod response;
 mod session;
 
 pub use command::{Command, GoParams, ParseCommandError, StartPosition};
 pub use hidden::{HiddenSession, position_line};
-pub use response::{OptionKind, OptionSpec, Response};
-pub use session::{ENGINE_AUTHOR, ENGINE_NAME, MAX_PERFT_DEPTH, Session, limits, option_specs};
+pub use info::{Info, ParseInfoError, ScoreBound, WireScore};
+pub use input::MAX_LINE_BYTES;
+pub use response::{OptionKind, OptionSpec, ParseResponseError, Response};
+pub use session::{
+    ENGINE_AUTHOR, ENGINE_NAME, MAX_INFO_STRING_CHARS, MAX_PERFT_DEPTH, Session, limits,
+    option_specs,
+};

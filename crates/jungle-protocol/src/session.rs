@@ -1,24 +1,30 @@
-//! A protocol session: reads command lines, drives an [`Engine`], writes replies. The search runs on its own
-//! thread, so `isready`, `stop` and `position` are answered while it thinks; every other line is answered at
-//! once too, with `info string` and the reason when it cannot be obeyed. Nothing a GUI sends can make the
-//! session panic or lose its position.
+//! A protocol session: reads command lines, drives an [`Engine`], writes replies. Searches, `perft` and
+//! `bench` run on their own thread (a "job"), so `isready`, `stop` and `position` are answered while it works;
+//! every other line is answered at once too, with `info string` and the reason when it cannot be obeyed.
+//! Nothing a GUI sends can make the session panic, lose its position or hold unbounded memory.
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use jungle_rules::{Game, Position, Rules, perft_divide};
+use std::ops::ControlFlow;
+
+use jungle_rules::{Game, Position, Rules};
 use jungle_search::{Clock, Engine, EngineOptions, Limits, StopHandle};
 
 use crate::command::{Command, GoParams, ParseCommandError, StartPosition};
+use crate::input::{Line, MAX_LINE_BYTES, read_line};
+use crate::perft::perft_until_stopped;
 use crate::response::{OptionKind, OptionSpec, Response};
 
 /// The name announced by `id name`.
 pub const ENGINE_NAME: &str = concat!("Jungle ", env!("CARGO_PKG_VERSION"));
 pub const ENGINE_AUTHOR: &str = "the Jungle developers";
-/// The deepest `perft` the session runs (deeper ones would block the protocol for minutes).
+/// The deepest `perft` the session runs (use `jungle perft` for more).
 pub const MAX_PERFT_DEPTH: u32 = 9;
+/// The longest `info string` written: messages quote what the client sent, which may be long.
+pub const MAX_INFO_STRING_CHARS: usize = 300;
 
 /// Output shared between the session and its search thread.
 type Shared<W> = Arc<Mutex<W>>;
@@ -37,21 +43,24 @@ fn send<W: Write>(out: &Shared<W>, response: &Response) -> io::Result<()> {
 pub struct Session<R, W> {
     input: R,
     out: Shared<W>,
-    /// The engine while idle; `None` while a search thread holds it.
+    /// The engine while idle; `None` while a job thread holds it.
     engine: Option<Engine>,
-    search: Option<JoinHandle<Engine>>,
-    /// True from `go` until the search thread is about to write `bestmove`. The thread's handle is not yet
-    /// finished when the GUI reads `bestmove` and answers with the next `go`, so `is_finished` alone would
-    /// drop that `go` (a match runner then waits forever).
-    searching: Arc<AtomicBool>,
+    job: Option<JoinHandle<Engine>>,
+    /// True from `go` (`perft`, `bench`) until the job thread is about to write its last line. The thread's
+    /// handle is not yet finished when the GUI reads `bestmove` and answers with the next `go`, so
+    /// `is_finished` alone would drop that `go` (a match runner then waits forever).
+    busy: Arc<AtomicBool>,
+    /// Stops a search.
     stop: StopHandle,
+    /// Stops a `perft` or `bench` between its parts.
+    cancel: Arc<AtomicBool>,
     rules: Rules,
     game: Game,
     /// Options as set by the GUI, applied to the engine before the next search.
     options: EngineOptions,
     clear_pending: bool,
-    /// Whether the running search (if any) waits for `stop`.
-    infinite_search: bool,
+    /// Whether the running job (if any) ends by itself; one that does not is stopped at the end of the input.
+    job_bounded: bool,
 }
 
 impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
@@ -67,37 +76,41 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
             stop: engine.stop_handle(),
             options: engine.options().clone(),
             engine: Some(engine),
-            search: None,
-            searching: Arc::new(AtomicBool::new(false)),
+            job: None,
+            busy: Arc::new(AtomicBool::new(false)),
+            cancel: Arc::new(AtomicBool::new(false)),
             game: Game::new(rules.clone()),
             rules,
             clear_pending: false,
-            infinite_search: false,
+            job_bounded: true,
         }
     }
 
-    /// Runs until `quit` or the end of the input, then returns the output. After `quit` a running search is
-    /// stopped; at the end of the input a bounded search is allowed to finish (so `echo "go depth 8" | jungle
-    /// uci` prints its move) and an infinite one is stopped. Either way its `bestmove` is written.
+    /// Runs until `quit` or the end of the input, then returns the output. After `quit` a running job is
+    /// stopped; at the end of the input a bounded one is allowed to finish (so `echo "go depth 8" | jungle
+    /// uci` prints its move) and one without a bound (`go infinite`, a bare `go`) is stopped. Either way its
+    /// last line (`bestmove`) is written. A line longer than [`MAX_LINE_BYTES`] is skipped with an
+    /// `info string`.
     ///
     /// # Errors
     /// Only errors reading the input or writing the output.
     pub fn run(mut self) -> io::Result<W> {
-        let mut buffer = Vec::new();
         let mut quit = false;
-        loop {
-            buffer.clear();
-            if self.input.read_until(b'\n', &mut buffer)? == 0 {
-                break;
-            }
-            let line = String::from_utf8_lossy(&buffer);
-            if !self.handle_line(&line)? {
-                quit = true;
-                break;
+        while let Some(line) = read_line(&mut self.input, MAX_LINE_BYTES)? {
+            match line {
+                Line::Text(line) => {
+                    if !self.handle_line(&line)? {
+                        quit = true;
+                        break;
+                    }
+                }
+                Line::TooLong(bytes) => self.info_string(format!(
+                    "line of {bytes} bytes ignored (at most {MAX_LINE_BYTES})"
+                ))?,
             }
         }
-        if quit || self.infinite_search {
-            self.stop.stop();
+        if quit || !self.job_bounded {
+            self.stop_job();
         }
         self.take_engine();
         drop(self.engine.take());
@@ -112,17 +125,28 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
         send(&self.out, response)
     }
 
+    /// Writes `info string` and the message, cut to [`MAX_INFO_STRING_CHARS`].
     fn info_string(&self, text: impl Into<String>) -> io::Result<()> {
-        self.say(&Response::InfoString(text.into()))
+        let mut text = text.into();
+        if let Some((cut, _)) = text.char_indices().nth(MAX_INFO_STRING_CHARS) {
+            text.truncate(cut);
+            text.push('…');
+        }
+        self.say(&Response::InfoString(text))
     }
 
-    fn is_searching(&self) -> bool {
-        self.search.is_some() && self.searching.load(Ordering::SeqCst)
+    fn is_busy(&self) -> bool {
+        self.job.is_some() && self.busy.load(Ordering::SeqCst)
     }
 
-    /// The engine, waiting for a finished (or stopping) search thread to hand it back.
+    fn stop_job(&self) {
+        self.stop.stop();
+        self.cancel.store(true, Ordering::SeqCst);
+    }
+
+    /// The engine, waiting for a finished (or stopping) job thread to hand it back.
     fn take_engine(&mut self) -> &mut Engine {
-        if let Some(handle) = self.search.take() {
+        if let Some(handle) = self.job.take() {
             match handle.join() {
                 Ok(engine) => self.engine = Some(engine),
                 // The search thread panicked (a bug): start afresh rather than stop answering.
@@ -166,8 +190,8 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
             Command::Position { start, moves } => self.position(start, &moves)?,
             Command::Go(params) => self.go(&params)?,
             Command::Stop | Command::PonderHit => {
-                if self.is_searching() {
-                    self.stop.stop();
+                if self.is_busy() {
+                    self.stop_job();
                 }
             }
             Command::Quit => return Ok(false),
@@ -199,8 +223,17 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
             }
         };
         let result = match name.to_ascii_lowercase().as_str() {
-            "hash" => spin(1, EngineOptions::MAX_HASH_MB as i64)
-                .map(|v| self.options.hash_mb = v as usize),
+            "hash" => spin(1, EngineOptions::MAX_HASH_MB as i64).and_then(|v| {
+                let limit = jungle_search::max_hash_mb();
+                if v as usize > limit {
+                    return Err(format!(
+                        "Hash {v} MiB refused: more than half the memory available (at most {limit} MiB now); Hash stays {}",
+                        self.options.hash_mb
+                    ));
+                }
+                self.options.hash_mb = v as usize;
+                Ok(())
+            }),
             "threads" => spin(1, EngineOptions::MAX_THREADS as i64)
                 .map(|v| self.options.threads = v as usize),
             "multipv" => spin(1, EngineOptions::MAX_MULTIPV as i64)
@@ -247,7 +280,7 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
         } else {
             Some(std::path::PathBuf::from(value))
         };
-        if self.is_searching() {
+        if self.is_busy() {
             // Checked when the next search starts.
             return Ok(());
         }
@@ -277,34 +310,52 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
     }
 
     fn go(&mut self, params: &GoParams) -> io::Result<()> {
-        if self.is_searching() {
+        if self.is_busy() {
             return self.info_string("go ignored: a search is already running (send stop first)");
         }
         let limits = limits(params);
-        self.infinite_search = limits.infinite;
         let game = self.game.clone();
         self.take_engine().set_game(&game);
-        let mut engine = self.engine.take().expect("taken above");
-        if let Some(message) = engine.take_tablebase_error() {
-            self.info_string(message)?;
-        }
-        self.stop.clear();
-        let out = Arc::clone(&self.out);
-        let searching = Arc::clone(&self.searching);
-        searching.store(true, Ordering::SeqCst);
-        self.search = Some(std::thread::spawn(move || {
-            let info_out = Arc::clone(&out);
+        let bounded = limits.is_bounded();
+        self.start_job(bounded, move |engine, out, _| {
             let result = engine.go(&limits, &mut |info| {
-                let _ = send(&info_out, &Response::Info(info.clone()));
+                let _ = send(out, &Response::Info(info.into()));
             });
-            searching.store(false, Ordering::SeqCst);
-            let _ = send(
-                &out,
-                &Response::BestMove {
-                    best: result.best_move,
-                    ponder: result.ponder,
-                },
-            );
+            Response::BestMove {
+                best: result.best_move,
+                ponder: result.ponder,
+            }
+        })
+    }
+
+    /// Runs `job` on its own thread with the engine (notices of the engine reported first). `job` gets the
+    /// engine, the output and the flag `stop` sets; the response it returns is written after the session is
+    /// marked idle, so a GUI that answers it at once is obeyed.
+    fn start_job<F>(&mut self, bounded: bool, job: F) -> io::Result<()>
+    where
+        F: FnOnce(&mut Engine, &Shared<W>, &AtomicBool) -> Response + Send + 'static,
+    {
+        self.take_engine();
+        let Some(mut engine) = self.engine.take() else {
+            unreachable!("take_engine leaves an engine");
+        };
+        for notice in [engine.take_hash_notice(), engine.take_tablebase_error()]
+            .into_iter()
+            .flatten()
+        {
+            self.info_string(notice)?;
+        }
+        self.job_bounded = bounded;
+        self.stop.clear();
+        self.cancel.store(false, Ordering::SeqCst);
+        let out = Arc::clone(&self.out);
+        let busy = Arc::clone(&self.busy);
+        let cancel = Arc::clone(&self.cancel);
+        busy.store(true, Ordering::SeqCst);
+        self.job = Some(std::thread::spawn(move || {
+            let last = job(&mut engine, &out, &cancel);
+            busy.store(false, Ordering::SeqCst);
+            let _ = send(&out, &last);
             engine
         }));
         Ok(())
@@ -314,55 +365,96 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
         self.say(&Response::Text(draw(&self.game, &self.rules)))
     }
 
-    fn eval(&mut self) -> io::Result<()> {
-        if self.is_searching() {
-            return self.info_string("eval ignored: a search is running");
-        }
-        let game = self.game.clone();
-        let engine = self.take_engine();
-        engine.set_game(&game);
-        let score = engine.evaluate();
-        let side = game.side_to_move();
+    /// The static evaluation, by an evaluator of its own: answered at once, even while a job runs.
+    fn eval(&self) -> io::Result<()> {
+        let score = jungle_search::Evaluator::new(&self.rules).evaluate(self.game.position());
+        let side = self.game.side_to_move();
         self.say(&Response::Text(format!(
             "Evaluation: {score} (centipawns, {side} to move's view)"
         )))
     }
 
-    fn perft(&self, depth: u32) -> io::Result<()> {
+    /// `perft N` on the job thread: one line per root move, then `nodes N` (or, after `stop`, an
+    /// `info string` saying so).
+    fn perft(&mut self, depth: u32) -> io::Result<()> {
+        if self.is_busy() {
+            return self.info_string("perft ignored: a search is running");
+        }
         if depth > MAX_PERFT_DEPTH {
             return self.info_string(format!("perft depth {depth} is too deep for the protocol (at most {MAX_PERFT_DEPTH}; use `jungle perft`)"));
         }
-        let divide = perft_divide(self.game.position(), &self.rules, depth, 1);
-        let mut total = 0;
-        for (m, n) in &divide {
-            total += n;
-            self.say(&Response::Text(format!("{m} {n}")))?;
+        if depth == 0 {
+            return self.say(&Response::Text("nodes 1".to_string()));
         }
-        self.say(&Response::Text(format!("nodes {total}")))
+        let pos = *self.game.position();
+        let rules = self.rules.clone();
+        self.start_job(true, move |_, out, cancel| {
+            let mut moves = pos.legal_moves(&rules).to_vec();
+            moves.sort_by_key(ToString::to_string);
+            let mut total = 0;
+            for (done, m) in moves.iter().enumerate() {
+                let Some(n) = perft_until_stopped(&pos.after(*m), &rules, depth - 1, cancel) else {
+                    return Response::InfoString(format!(
+                        "perft stopped after {done} of {} root moves",
+                        moves.len()
+                    ));
+                };
+                total += n;
+                let _ = send(out, &Response::Text(format!("{m} {n}")));
+            }
+            Response::Text(format!("nodes {total}"))
+        })
     }
 
-    fn bench(&self, depth: Option<u32>) -> io::Result<()> {
-        if self.is_searching() {
+    /// `bench [depth]` on the job thread with the session's `Threads` and `Hash` (1 and 16 give the signature):
+    /// one line per position, then the totals, `Nodes searched: N` and `Nodes/second: M` last.
+    fn bench(&mut self, depth: Option<u32>) -> io::Result<()> {
+        if self.is_busy() {
             return self.info_string("bench ignored: a search is running");
         }
-        let options = EngineOptions {
-            threads: 1,
-            multipv: 1,
-            skill_level: jungle_search::skill::MAX_LEVEL,
-            hash_mb: 16,
-            tablebase_path: None,
-            ..self.options.clone()
-        };
-        let report = jungle_search::bench(
-            depth.unwrap_or(jungle_search::BENCH_DEPTH).clamp(1, 64),
-            &options,
-            |_, _, _| {},
-        );
-        self.say(&Response::Text(format!("Nodes searched: {}", report.nodes)))?;
-        self.say(&Response::Text(format!(
-            "Nodes/second: {}",
-            report.nodes_per_second()
-        )))
+        let depth = depth.unwrap_or(jungle_search::BENCH_DEPTH).clamp(1, 64);
+        self.start_job(true, move |engine, out, cancel| {
+            let count = jungle_search::bench_positions().len();
+            let report = jungle_search::bench(engine, depth, |i, position, nodes| {
+                let rules = if position.rules.is_empty() {
+                    "standard"
+                } else {
+                    position.rules
+                };
+                let _ = send(
+                    out,
+                    &Response::Text(format!(
+                        "position {:>2}/{count} {rules:<10} {nodes:>12} nodes  {} ({})",
+                        i + 1,
+                        position.fen,
+                        position.what
+                    )),
+                );
+                if cancel.load(Ordering::SeqCst) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            if report.positions < count {
+                let _ = send(
+                    out,
+                    &Response::InfoString(format!(
+                        "bench stopped after {} of {count} positions",
+                        report.positions
+                    )),
+                );
+            }
+            let _ = send(
+                out,
+                &Response::Text(format!("Total time (ms) : {}", report.elapsed.as_millis())),
+            );
+            let _ = send(
+                out,
+                &Response::Text(format!("Nodes searched: {}", report.nodes)),
+            );
+            Response::Text(format!("Nodes/second: {}", report.nodes_per_second()))
+        })
     }
 }
 

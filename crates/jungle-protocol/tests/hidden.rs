@@ -82,7 +82,7 @@ fn lines_that_cannot_be_obeyed_get_an_error_and_change_nothing() {
     // An overlong line is refused, and the session goes on.
     let long = format!(
         "hidden position blue setup TLCDEWPR moves {}\nisready\n",
-        "a3a4 ".repeat(20_000)
+        "a3a4 ".repeat(jungle_protocol::MAX_LINE_BYTES / 5 + 1)
     );
     let out = session(&long);
     assert!(

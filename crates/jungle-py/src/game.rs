@@ -2,7 +2,10 @@
 //! outside the board (resignation, time, agreement) apply.
 
 use jungle_rules::{Game, Outcome, Position, Termination};
+use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
+
+use crate::encoding::{self, ACTIONS, OBSERVATION_SIZE, Observer, PLANES};
 
 use crate::errors::{fen_error, move_error, value_error};
 use crate::moves::{MoveArg, PyMove, py_moves};
@@ -149,14 +152,8 @@ impl PyGame {
     #[pyo3(signature = (winner, termination))]
     fn declare(&mut self, winner: Option<PySide>, termination: &str) -> PyResult<()> {
         let termination: Termination = termination.parse().map_err(value_error)?;
-        let off_board = [
-            Termination::Resignation,
-            Termination::TimeForfeit,
-            Termination::DrawAgreed,
-            Termination::Adjudication,
-            Termination::IllegalMove,
-            Termination::Abandoned,
-        ];
+        // `Termination` lists the rules' own five endings first, then those decided off the board.
+        let off_board = &Termination::ALL[5..];
         if !off_board.contains(&termination) {
             return Err(value_error(format!(
                 "\"{termination}\" is decided by the board, not declared"
@@ -167,6 +164,46 @@ impl PyGame {
             termination,
         });
         Ok(())
+    }
+
+    /// The observation planes of the current position, ``(26, 9, 7) uint8`` (see ``jungle.PLANE_NAMES``).
+    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let mut planes = vec![0u8; OBSERVATION_SIZE];
+        Observer::new(self.0.rules()).write(
+            self.0.position(),
+            self.0.repetitions() - 1,
+            &mut planes,
+        );
+        PyArray1::from_vec(py, planes).reshape([PLANES, 9, 7])
+    }
+
+    /// The legal actions now, ``(252,) bool``; all false once the game is over.
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mut mask = vec![false; ACTIONS];
+        encoding::write_mask(
+            self.0.position(),
+            self.0.rules(),
+            self.0.is_over(),
+            &mut mask,
+        );
+        PyArray1::from_vec(py, mask)
+    }
+
+    /// Plays the move of an action (``from_square * 4 + direction``); ``IllegalMoveError`` if it has no legal
+    /// move here or the game is over.
+    fn play_action(&mut self, action: i64) -> PyResult<PyMove> {
+        let decoded = usize::try_from(action)
+            .ok()
+            .filter(|_| !self.0.is_over())
+            .and_then(|a| encoding::decode(a, self.0.position(), self.0.rules()));
+        let m = decoded.ok_or_else(|| {
+            move_error(format!(
+                "action {action} is not legal in {}",
+                self.0.position()
+            ))
+        })?;
+        self.0.play(m).map_err(move_error)?;
+        Ok(PyMove(m))
     }
 
     fn copy(&self) -> PyGame {

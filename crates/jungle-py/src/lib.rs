@@ -2,6 +2,7 @@
 //! pure-Python parts in `python/jungle`). One file per Python concept; errors become `ValueError` subclasses.
 
 mod drawing;
+mod encoding;
 mod engine;
 mod errors;
 mod game;
@@ -16,6 +17,7 @@ mod rules;
 mod score;
 mod tablebases;
 mod uci;
+mod vector;
 
 use pyo3::prelude::*;
 
@@ -39,5 +41,9 @@ fn jungle_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UciEngine", m.py().get_type::<uci::PyUciEngine>())?;
     m.add("UciResult", m.py().get_type::<uci::PyUciResult>())?;
     m.add("START_FEN", jungle_rules::START_FEN)?;
+    m.add_class::<vector::PyVectorEnv>()?;
+    m.add("ACTION_COUNT", encoding::ACTIONS)?;
+    m.add("OBSERVATION_SHAPE", (encoding::PLANES, 9, 7))?;
+    m.add("PLANE_NAMES", encoding::PLANE_NAMES.to_vec())?;
     Ok(())
 }

@@ -50,6 +50,12 @@ impl PyMove {
         self.0.to.index()
     }
 
+    /// The action number of this move: ``from_square * 4 + direction`` (0 north, 1 south, 2 east, 3 west;
+    /// a river jump has its step's direction).
+    fn action(&self) -> usize {
+        crate::encoding::encode(self.0)
+    }
+
     /// The move mirrored left–right (a ↔ g).
     fn mirror(&self) -> PyMove {
         PyMove(self.0.mirror())

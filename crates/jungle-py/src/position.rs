@@ -131,6 +131,17 @@ impl PyPosition {
         self.stack.last().map(|(m, _)| PyMove(m.to_owned()))
     }
 
+    /// The legal move of an action (``from_square * 4 + direction``); ``IllegalMoveError`` if it has none.
+    fn decode_action(&self, action: i64) -> PyResult<PyMove> {
+        usize::try_from(action)
+            .ok()
+            .and_then(|a| crate::encoding::decode(a, &self.pos, &self.rules))
+            .map(PyMove)
+            .ok_or_else(|| {
+                crate::errors::move_error(format!("action {action} is not legal in {}", self.pos))
+            })
+    }
+
     /// The pushed moves, oldest first.
     #[getter]
     fn move_stack(&self) -> Vec<PyMove> {

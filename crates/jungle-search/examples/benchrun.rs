@@ -1,5 +1,7 @@
 //! The bench without the CLI: `cargo run --release -p jungle-search --example benchrun -- [depth] [threads]`.
-use jungle_search::{BENCH_DEPTH, EngineOptions, bench};
+use std::ops::ControlFlow;
+
+use jungle_search::{BENCH_DEPTH, Engine, EngineOptions, bench};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -8,18 +10,16 @@ fn main() {
         .and_then(|d| d.parse().ok())
         .unwrap_or(BENCH_DEPTH);
     let threads = args.get(2).and_then(|d| d.parse().ok()).unwrap_or(1);
-    let report = bench(
-        depth,
-        &EngineOptions {
-            threads,
-            ..EngineOptions::default()
-        },
-        |i, _, n| {
-            if std::env::var_os("VERBOSE").is_some() {
-                eprintln!("{i} {n}");
-            }
-        },
-    );
+    let mut engine = Engine::new(EngineOptions {
+        threads,
+        ..EngineOptions::default()
+    });
+    let report = bench(&mut engine, depth, |i, _, n| {
+        if std::env::var_os("VERBOSE").is_some() {
+            eprintln!("{i} {n}");
+        }
+        ControlFlow::Continue(())
+    });
     println!("Total time (ms) : {}", report.elapsed.as_millis());
     println!("Nodes searched: {}", report.nodes);
     println!("Nodes/second: {}", report.nodes_per_second());

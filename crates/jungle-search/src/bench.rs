@@ -1,6 +1,7 @@
 //! The bench: a fixed list of positions searched to a fixed depth with one thread. Its node count is the
 //! search's signature (commits that change search behaviour quote it as `Bench: N`).
 
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use jungle_rules::{Game, Position, Rules};
@@ -100,18 +101,27 @@ pub fn bench_positions() -> &'static [BenchPosition] {
     POSITIONS
 }
 
-/// Searches every bench position to `depth` with the given options (one thread for the signature), the table
-/// cleared before each, calling `each(index, position, nodes)` after each search.
+/// Searches every bench position to `depth` with `engine` at full strength, one line and no tablebases (its
+/// thread count and table size as they are: one thread and 16 MiB give the signature), the table cleared
+/// before each, calling `each(index, position, nodes)` after each search; `each` returning
+/// `ControlFlow::Break` ends the bench there (a `stop`). The engine's options are restored afterwards.
 ///
 /// # Panics
 /// If a bench position is invalid (a test checks they are all valid).
 pub fn bench(
+    engine: &mut Engine,
     depth: u32,
-    options: &EngineOptions,
-    mut each: impl FnMut(usize, &BenchPosition, u64),
+    mut each: impl FnMut(usize, &BenchPosition, u64) -> ControlFlow<()>,
 ) -> BenchReport {
-    let mut engine = Engine::new(options.clone());
+    let options = engine.options().clone();
+    engine.set_options(EngineOptions {
+        multipv: 1,
+        skill_level: crate::skill::MAX_LEVEL,
+        tablebase_path: None,
+        ..options.clone()
+    });
     let mut nodes = 0;
+    let mut positions = 0;
     let start = Instant::now();
     for (i, bp) in POSITIONS.iter().enumerate() {
         let rules: Rules = bp.rules.parse().expect("bench rules are valid");
@@ -120,12 +130,18 @@ pub fn bench(
         engine.set_game(&Game::from_position(rules, pos));
         let result = engine.go(&Limits::depth(depth), &mut |_| {});
         nodes += result.nodes;
-        each(i, bp, result.nodes);
+        positions += 1;
+        if each(i, bp, result.nodes).is_break() {
+            break;
+        }
     }
+    let elapsed = start.elapsed();
+    engine.clear();
+    engine.set_options(options);
     BenchReport {
-        positions: POSITIONS.len(),
+        positions,
         nodes,
-        elapsed: start.elapsed(),
+        elapsed,
     }
 }
 

@@ -44,14 +44,18 @@ pub struct Engine {
     tablebases_for: Option<(std::path::PathBuf, Rules)>,
     /// Why the tables could not be opened, until [`Engine::take_tablebase_error`] reports it.
     tablebase_error: Option<String>,
+    /// Why the transposition table is smaller than `options.hash_mb`, until [`Engine::take_hash_notice`]
+    /// reports it.
+    hash_notice: Option<String>,
 }
 
 impl Engine {
     pub fn new(options: EngineOptions) -> Engine {
         let options = options.clamped();
         let rules = Rules::default();
+        let (tt, hash_notice) = allocate_table(options.hash_mb, None);
         let mut engine = Engine {
-            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            tt,
             stop: Arc::new(AtomicBool::new(false)),
             nodes: Arc::new(AtomicU64::new(0)),
             eval: Arc::new(Evaluator::new(&rules)),
@@ -64,6 +68,7 @@ impl Engine {
             tablebases: None,
             tablebases_for: None,
             tablebase_error: None,
+            hash_notice,
         };
         engine.resize_workers();
         engine.open_tablebases();
@@ -78,7 +83,15 @@ impl Engine {
     pub fn set_options(&mut self, options: EngineOptions) {
         let options = options.clamped();
         if options.hash_mb != self.options.hash_mb {
-            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+            // The old table is released first, so its memory can go to the new one.
+            let old = self.tt.megabytes();
+            self.tt = allocate_table(1, None).0;
+            for w in &mut self.workers {
+                w.tt = Arc::clone(&self.tt);
+            }
+            let (tt, notice) = allocate_table(options.hash_mb, Some(old));
+            self.tt = tt;
+            self.hash_notice = notice;
             for w in &mut self.workers {
                 w.tt = Arc::clone(&self.tt);
             }
@@ -118,6 +131,12 @@ impl Engine {
     /// Why the tables of the `tablebase_path` option are not in use, once per failed opening.
     pub fn take_tablebase_error(&mut self) -> Option<String> {
         self.tablebase_error.take()
+    }
+
+    /// Why the transposition table is smaller than the `hash_mb` option asked for (the memory was not
+    /// available), once per resize.
+    pub fn take_hash_notice(&mut self) -> Option<String> {
+        self.hash_notice.take()
     }
 
     /// The tables in use, if any.
@@ -339,6 +358,34 @@ impl Engine {
 }
 
 /// A table value as a search score: a win or loss in `n` plies is `Mate(±n)`, a draw 0.
+/// A table of `wanted` MiB if the system can give it, else the largest it can (halving from the limit of
+/// [`crate::max_hash_mb`]; `previous` is tried first as the size known to work), with a notice saying so.
+fn allocate_table(
+    wanted: usize,
+    previous: Option<usize>,
+) -> (Arc<TranspositionTable>, Option<String>) {
+    let limit = crate::max_hash_mb();
+    let mut size = wanted.min(limit);
+    let table = loop {
+        if let Some(table) = TranspositionTable::try_new(size) {
+            break table;
+        }
+        size = match previous {
+            Some(p) if p < size => p,
+            _ if size > 1 => size / 2,
+            // Not even one MiB: nothing else will work either, and the abort says why.
+            _ => std::alloc::handle_alloc_error(std::alloc::Layout::new::<[u8; 1 << 20]>()),
+        };
+    };
+    let notice = (table.megabytes() < wanted).then(|| {
+        format!(
+            "Hash {wanted} MiB is more than this machine can give (at most {limit} MiB, half the memory available); the table has {} MiB",
+            table.megabytes()
+        )
+    });
+    (Arc::new(table), notice)
+}
+
 fn table_score(value: jungle_tb::Probe) -> Score {
     let plies = value
         .plies

@@ -88,16 +88,24 @@ fn unpack(data: u64) -> Option<TtEntry> {
 }
 
 impl TranspositionTable {
-    pub fn new(megabytes: usize) -> TranspositionTable {
-        let slots = (megabytes.max(1) << 20) / SLOT_BYTES;
-        let clusters = (slots / CLUSTER).max(1);
-        let mut table = Vec::with_capacity(clusters * CLUSTER);
+    /// A table of `megabytes` MiB, or `None` when that much memory cannot be had (the allocation is tried
+    /// with `try_reserve`, so a size the system refuses is an answer, not an abort).
+    pub fn try_new(megabytes: usize) -> Option<TranspositionTable> {
+        let bytes = megabytes.max(1).checked_mul(1 << 20)?;
+        let clusters = (bytes / SLOT_BYTES / CLUSTER).max(1);
+        let mut table = Vec::new();
+        table.try_reserve_exact(clusters * CLUSTER).ok()?;
         table.resize_with(clusters * CLUSTER, Slot::default);
-        TranspositionTable {
+        Some(TranspositionTable {
             slots: table,
             clusters,
             generation: AtomicU64::new(0),
-        }
+        })
+    }
+
+    /// The size in MiB.
+    pub fn megabytes(&self) -> usize {
+        (self.slots.len() * SLOT_BYTES) >> 20
     }
 
     /// Empties the table (a new game).
@@ -205,7 +213,7 @@ mod tests {
 
     #[test]
     fn entries_round_trip_including_negative_scores() {
-        let tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::try_new(1).unwrap();
         let m = Move::new(Square::A3, Square::A4);
         tt.store(0xDEAD_BEEF, Some(m), -29_990, -123, 7, Bound::Lower);
         let e = tt.probe(0xDEAD_BEEF).unwrap();
@@ -220,5 +228,13 @@ mod tests {
         assert_eq!((e.mv, e.depth, e.bound), (None, -1, Bound::Upper));
         tt.clear();
         assert!(tt.probe(0x1234).is_none());
+    }
+
+    #[test]
+    fn a_table_the_system_cannot_give_is_refused_not_an_abort() {
+        // 2^60 bytes: no machine has them; 2^64 MiB overflows the byte count.
+        assert!(TranspositionTable::try_new(1 << 40).is_none());
+        assert!(TranspositionTable::try_new(usize::MAX).is_none());
+        assert_eq!(TranspositionTable::try_new(2).unwrap().megabytes(), 2);
     }
 }

@@ -92,6 +92,16 @@ impl Limits {
             ..Limits::default()
         }
     }
+
+    /// Whether the search ends by itself: some depth, node, time or clock limit is set and it is not
+    /// infinite. An unbounded search (a bare `go`) runs until stopped.
+    pub fn is_bounded(&self) -> bool {
+        !self.infinite
+            && (self.depth.is_some()
+                || self.nodes.is_some()
+                || self.movetime.is_some()
+                || self.clock.is_some())
+    }
 }
 
 /// A game clock: time left and increment per side (`wtime`/`winc` are Blue's, `btime`/`binc` Red's).

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::HeaderName;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
@@ -13,6 +14,8 @@ use jungle_rules::pgn::PgnGame;
 use jungle_rules::{BySide, Game};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
 use crate::assets;
 use crate::hub::{Hub, HubError, NewGame, is_game_id};
@@ -39,7 +42,34 @@ pub fn router(state: AppState) -> Router {
         .route("/ws/{id}", get(websocket))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        // Outermost last: the id is set first, so the span and the response both carry it.
+        .layer(PropagateRequestIdLayer::new(HeaderName::from_static(
+            REQUEST_ID,
+        )))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(request_span)
+                .on_response(DefaultOnResponse::new().level(tracing::Level::INFO)),
+        )
+        .layer(SetRequestIdLayer::new(
+            HeaderName::from_static(REQUEST_ID),
+            MakeRequestUuid,
+        ))
         .with_state(state)
+}
+
+/// The header carrying each request's id: taken from the client (a proxy's id) or made here, logged with
+/// every event of the request, and sent back in the response.
+pub const REQUEST_ID: &str = "x-request-id";
+
+/// One log span per request (method, path, request id), with a line when it is answered (status, time).
+fn request_span(request: &axum::extract::Request) -> tracing::Span {
+    let id = request
+        .headers()
+        .get(REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), id)
 }
 
 /// An API error: a status and a one-line message as `{"error": ...}`.

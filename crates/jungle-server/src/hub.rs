@@ -30,7 +30,7 @@ pub struct NewGame {
     /// The creator's side: `blue`, `red` or `random` (the default).
     #[serde(default)]
     pub side: Option<String>,
-    /// A rule option string (RULES.md), default the standard rules.
+    /// A rule option string (docs/rules.md), default the standard rules.
     #[serde(default)]
     pub rules: Option<String>,
     /// A start position, default the rules' start.
@@ -359,7 +359,13 @@ impl Hub {
                 let movetime = crate::engine::movetime(level, clock.as_ref(), game.side_to_move());
                 let found = hub.engine.best_move(game, level, movetime).await;
                 let played = match found {
-                    Some(m) => room.play_engine_move(&hub.store, generation, m).is_ok(),
+                    Some(m) => match room.play_engine_move(&hub.store, generation, m) {
+                        Ok(()) => true,
+                        Err(e) => {
+                            tracing::error!(game = %room.id, error = %e, "the engine's move was not played");
+                            false
+                        }
+                    },
                     None => false,
                 };
                 if !played {
@@ -375,8 +381,13 @@ impl Hub {
                 // A little after the deadline, so the clock has surely run out when checked.
                 tokio::time::sleep_until((deadline + Duration::from_millis(5)).into()).await;
                 let still_there = room.lock().generation == generation;
-                if still_there && room.check_flag(&hub.store).is_ok() {
-                    hub.after_change(&room);
+                if still_there {
+                    match room.check_flag(&hub.store) {
+                        Ok(()) => hub.after_change(&room),
+                        Err(e) => {
+                            tracing::error!(game = %room.id, error = %e, "a flag fall was not saved");
+                        }
+                    }
                 }
             });
         }
@@ -451,4 +462,60 @@ fn room_state(record: &GameRecord, moves: &[MoveRecord]) -> Result<RoomState, Hu
         generation: 0,
         recorded_outcome,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logging::{CapturedLog, LogFormat, subscriber};
+
+    /// A hub on a database file, and a second connection to the file for breaking it underneath.
+    fn hub_on_file(name: &str) -> (Arc<Hub>, rusqlite::Connection, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("jungle-hub-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.db");
+        let hub = Hub::new(Store::open(&path).unwrap(), EnginePool::new(1));
+        let side_door = rusqlite::Connection::open(&path).unwrap();
+        (hub, side_door, dir)
+    }
+
+    /// Every write of a move fails from now on, as on a full disk.
+    fn refuse_moves(conn: &rusqlite::Connection) {
+        conn.execute_batch(
+            "CREATE TRIGGER full_disk BEFORE INSERT ON moves BEGIN SELECT RAISE(ABORT, 'disk full'); END;",
+        )
+        .unwrap();
+    }
+
+    async fn wait_for(log: &CapturedLog, text: &str) {
+        for _ in 0..6000 {
+            if log.text().contains(text) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("never logged \"{text}\": {}", log.text());
+    }
+
+    #[tokio::test]
+    async fn an_engine_move_that_cannot_be_saved_is_logged() {
+        let log = CapturedLog::default();
+        let _guard =
+            tracing::subscriber::set_default(subscriber(LogFormat::Json, log.clone(), false));
+        let (hub, side_door, dir) = hub_on_file("engine-store");
+        let request = NewGame {
+            opponent: "engine".into(),
+            level: Some(1),
+            side: Some("red".into()),
+            ..NewGame::default()
+        };
+        // The engine (Blue) moves first; its move cannot be written.
+        let (room, _, _) = hub.create(&request).unwrap();
+        refuse_moves(&side_door);
+        wait_for(&log, "the engine's move was not played").await;
+        assert!(log.text().contains(&room.id) && log.text().contains("disk full"));
+        assert!(room.lock().game.moves().is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -5,6 +5,7 @@ pub mod clock;
 pub mod engine;
 mod http;
 pub mod hub;
+pub mod logging;
 pub mod protocol;
 pub mod room;
 pub mod store;
@@ -69,7 +70,8 @@ impl Server {
     pub async fn bind(config: &Config) -> Result<Server, ServeError> {
         let store = Store::open(&config.db)?;
         let state = Hub::new(store, EnginePool::new(config.engine_threads));
-        state.resume()?;
+        let resumed = state.resume()?;
+        tracing::info!(db = %config.db.display(), resumed, "games reopened");
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .map_err(|source| ServeError::Bind {
@@ -128,7 +130,9 @@ pub fn run_blocking(
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let server = Server::bind(config).await?;
-        on_listening(server.local_addr()?);
+        let addr = server.local_addr()?;
+        tracing::info!(%addr, "listening");
+        on_listening(addr);
         axum::serve(server.listener, app(server.state))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;

@@ -1,5 +1,6 @@
 //! End-to-end tests in a real headless Chromium: the pages, the clicks, the websockets and the server
-//! together. They need Debian's chromium (`apt-get install -y chromium`) and fail clearly without it.
+//! together. They need Chromium (Debian's `chromium`, or the binary `JUNGLE_CHROMIUM` names) and fail
+//! clearly without it.
 
 mod support;
 
@@ -203,4 +204,21 @@ async fn two_friends_play_while_a_third_watches() {
     assert!(pgn_link.ends_with("/pgn"));
     chrome.close().await;
     server.kill().await;
+}
+
+#[test]
+fn chromium_is_taken_from_jungle_chromium_or_the_debian_path() {
+    use browser::{DEFAULT_CHROMIUM, chromium_path_from};
+    assert_eq!(
+        chromium_path_from(Some("/opt/chrome/chrome".into())),
+        std::path::PathBuf::from("/opt/chrome/chrome")
+    );
+    assert_eq!(
+        chromium_path_from(None),
+        std::path::PathBuf::from(DEFAULT_CHROMIUM)
+    );
+    assert_eq!(
+        chromium_path_from(Some("".into())),
+        std::path::PathBuf::from(DEFAULT_CHROMIUM)
+    );
 }

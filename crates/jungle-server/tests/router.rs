@@ -14,6 +14,7 @@ struct Reply {
     status: StatusCode,
     cookie: Option<String>,
     content_type: String,
+    headers: axum::http::HeaderMap,
     body: String,
 }
 
@@ -35,6 +36,7 @@ async fn send(state: &AppState, request: Request<Body>) -> Reply {
         .get(header::CONTENT_TYPE)
         .map(|v| v.to_str().unwrap().to_string())
         .unwrap_or_default();
+    let headers = response.headers().clone();
     let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
         .await
         .unwrap();
@@ -42,6 +44,7 @@ async fn send(state: &AppState, request: Request<Body>) -> Reply {
         status,
         cookie,
         content_type,
+        headers,
         body: String::from_utf8_lossy(&bytes).to_string(),
     }
 }
@@ -310,4 +313,27 @@ async fn analysis_gives_the_engines_line_for_any_ply() {
     assert_eq!(past.status, StatusCode::BAD_REQUEST);
     let garbled = get(&state, &format!("/api/games/{id}/analysis?ply=x")).await;
     assert_eq!(garbled.status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn every_answer_carries_a_request_id_made_here_or_passed_on() {
+    let state = state();
+    let reply = get(&state, "/api/games").await;
+    let made = reply.headers["x-request-id"].to_str().unwrap().to_string();
+    assert_eq!(made.len(), 36, "a UUID: {made}");
+    let again = get(&state, "/no/such/page").await;
+    assert_ne!(
+        again.headers["x-request-id"],
+        made.as_str(),
+        "a new id per request"
+    );
+    let passed = send(
+        &state,
+        Request::get("/api/games")
+            .header("x-request-id", "proxy-42")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(passed.headers["x-request-id"], "proxy-42");
 }

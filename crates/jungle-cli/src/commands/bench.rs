@@ -1,9 +1,11 @@
 //! `jungle bench [DEPTH] [--threads N] [--hash MB]`: searches the fixed bench positions to a fixed depth;
-//! the last lines are `Nodes searched: N` and `Nodes/second: M`. With one thread N is the search's signature.
+//! the last lines are `Nodes searched: N` and `Nodes/second: M`. With one thread and 16 MiB, N is the search's
+//! signature. It is the protocol's `bench` command, run by the same `Session` as `jungle uci`.
 
 use std::process::ExitCode;
 
-use jungle_search::{BENCH_DEPTH, EngineOptions, bench};
+use jungle_protocol::{Command, Session};
+use jungle_search::{BENCH_DEPTH, Engine, EngineOptions};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -19,29 +21,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let options = EngineOptions {
+    let engine = Engine::new(EngineOptions {
         hash_mb: args.hash as usize,
         threads: usize::from(args.threads),
         ..EngineOptions::default()
-    };
-    let count = jungle_search::bench_positions().len();
-    let report = bench(args.depth, &options, |i, position, nodes| {
-        let rules = if position.rules.is_empty() {
-            "standard"
-        } else {
-            position.rules
-        };
-        println!(
-            "position {:>2}/{count} {:<10} {:>12} nodes  {} ({})",
-            i + 1,
-            rules,
-            nodes,
-            position.fen,
-            position.what
-        );
     });
-    say!("Total time (ms) : {}", report.elapsed.as_millis());
-    say!("Nodes searched: {}", report.nodes);
-    say!("Nodes/second: {}", report.nodes_per_second());
+    let script = format!("{}\n", Command::Bench(Some(args.depth)));
+    Session::with_engine(engine, script.as_bytes(), std::io::stdout()).run()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -17,6 +17,10 @@ pub struct Args {
     /// At most this many engine searches at once (default: all cores but one).
     #[arg(long)]
     pub engine_threads: Option<usize>,
+    /// Log lines on stderr: `text` (readable) or `json` (one object per line, for production). `RUST_LOG`
+    /// sets the level (default info).
+    #[arg(long, default_value = "text")]
+    pub log_format: jungle_server::logging::LogFormat,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -27,6 +31,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.engine_threads == Some(0) {
         return Err(bad_input("--engine-threads must be at least 1"));
     }
+    jungle_server::logging::init(args.log_format);
     let config = jungle_server::Config {
         addr,
         db: args.db.clone(),

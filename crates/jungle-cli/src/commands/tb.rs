@@ -67,7 +67,7 @@ struct ProbeArgs {
     /// The directory of tables.
     #[arg(long)]
     dir: PathBuf,
-    /// The position (RULES.md FEN).
+    /// The position (docs/rules.md FEN).
     #[arg(long)]
     fen: String,
     /// The rule option string; must be the rules the tables were made under. Default: the standard rules.

@@ -10,6 +10,9 @@ Side.RED
 """
 
 from ._jungle import (
+    ACTION_COUNT,
+    OBSERVATION_SHAPE,
+    PLANE_NAMES,
     A1, A2, A3, A4, A5, A6, A7, A8, A9,
     B1, B2, B3, B4, B5, B6, B7, B8, B9,
     C1, C2, C3, C4, C5, C6, C7, C8, C9,
@@ -38,12 +41,18 @@ from ._jungle import (
     TablebaseError,
     TablebaseProbe,
     Tablebases,
+    VectorEnv,
     parse_square,
     square_name,
 )
 from . import pgn, uci
 
+# jungle.gym and jungle.pettingzoo are imported on demand: they need the optional gymnasium / pettingzoo.
+
 __all__ = [
+    "ACTION_COUNT",
+    "OBSERVATION_SHAPE",
+    "PLANE_NAMES",
     "SQUARE_NAMES",
     "START_FEN",
     "Animal",
@@ -65,6 +74,7 @@ __all__ = [
     "TablebaseError",
     "TablebaseProbe",
     "Tablebases",
+    "VectorEnv",
     "parse_square",
     "pgn",
     "square_name",

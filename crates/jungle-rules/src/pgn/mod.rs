@@ -1,4 +1,4 @@
-//! Game records in PGN (RULES.md, Notation): the seven standard tags, `Variant`, `FEN` when the game does not
+//! Game records in PGN (docs/rules.md §8): the seven standard tags, `Variant`, `FEN` when the game does not
 //! start from the start position of its board, `Rules` when the rules are not the standard ones, and
 //! `Termination` when the game is over; moves in move notation with chess move numbers (`1...` when Red
 //! moves first).

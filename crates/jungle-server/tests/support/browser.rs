@@ -1,7 +1,7 @@
 //! Headless Chromium for the end-to-end tests (and the screenshot tool), driven over the devtools protocol.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use chromiumoxide::browser::{Browser, BrowserConfig};
@@ -13,7 +13,20 @@ use chromiumoxide::page::Page;
 use futures_util::StreamExt;
 use serde::de::DeserializeOwned;
 
-pub const CHROMIUM: &str = "/usr/bin/chromium";
+/// Where Chromium is unless `JUNGLE_CHROMIUM` names another binary.
+pub const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
+
+/// The Chromium binary to drive: `JUNGLE_CHROMIUM` if set and not empty, else [`DEFAULT_CHROMIUM`].
+pub fn chromium_path() -> PathBuf {
+    chromium_path_from(std::env::var_os("JUNGLE_CHROMIUM"))
+}
+
+pub fn chromium_path_from(setting: Option<std::ffi::OsString>) -> PathBuf {
+    setting
+        .filter(|path| !path.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_CHROMIUM))
+}
 
 /// Generous, for a busy machine; never an assertion about speed.
 pub const PATIENCE: Duration = Duration::from_secs(90);
@@ -27,16 +40,18 @@ pub struct Chrome {
 impl Chrome {
     /// Starts headless Chromium with a fresh profile. Fails with a clear message when it is not installed.
     pub async fn launch(name: &str, width: u32, height: u32) -> Chrome {
+        let chromium = chromium_path();
         assert!(
-            Path::new(CHROMIUM).exists(),
-            "the end-to-end tests need Debian's chromium at {CHROMIUM}: run `apt-get install -y chromium` \
-             (the README's test command installs it)"
+            chromium.exists(),
+            "the end-to-end tests need Chromium at {}: run `apt-get install -y chromium` (the README's test \
+             command installs it) or set JUNGLE_CHROMIUM to its path",
+            chromium.display()
         );
         let profile =
             std::env::temp_dir().join(format!("jungle-chromium-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
         let config = BrowserConfig::builder()
-            .chrome_executable(CHROMIUM)
+            .chrome_executable(&chromium)
             .no_sandbox()
             .user_data_dir(&profile)
             .window_size(width, height)

@@ -1,0 +1,172 @@
+//! The fixed encodings agents see: actions (origin square × direction) and observation planes.
+//!
+//! Action `a` = `from_square * 4 + direction`, direction 0 north (towards rank 9), 1 south, 2 east (towards
+//! file g), 3 west; 63 × 4 = 252 actions. A river jump has the direction of the step it extends, so every
+//! legal move has exactly one action and every action at most one legal move (no animal may both swim and
+//! jump). Observation planes are `uint8`, shape `(PLANES, 9, 7)`, indexed `[plane, rank - 1, file]` from
+//! Blue's side (not flipped for Red: plane 21 says who moves).
+
+use jungle_rules::terrain::{DENS, Direction, JUMPS};
+use jungle_rules::{Move, Piece, Position, Rules, Side, Square};
+
+pub const ACTIONS: usize = 63 * 4;
+pub const PLANES: usize = 26;
+pub const PLANE_SIZE: usize = 63;
+pub const OBSERVATION_SIZE: usize = PLANES * PLANE_SIZE;
+
+/// What each plane holds, in order.
+pub const PLANE_NAMES: [&str; PLANES] = [
+    "blue rat",
+    "blue cat",
+    "blue wolf",
+    "blue dog",
+    "blue leopard",
+    "blue tiger",
+    "blue lion",
+    "blue elephant",
+    "red rat",
+    "red cat",
+    "red wolf",
+    "red dog",
+    "red leopard",
+    "red tiger",
+    "red lion",
+    "red elephant",
+    "water",
+    "blue's traps",
+    "red's traps",
+    "blue's den",
+    "red's den",
+    "red to move",
+    "repetitions of this position before (0, 1, 2, ...)",
+    "quiet plies (since the last capture, at most 255)",
+    "hidden jungle: an enemy piece of unknown animal (reserved, all 0 until the mode exists)",
+    "hidden jungle: an own piece the enemy has not seen (reserved, all 0 until the mode exists)",
+];
+
+const FIRST_TERRAIN_PLANE: usize = 16;
+const TERRAIN_PLANES: usize = 5;
+const SIDE_PLANE: usize = 21;
+const REPETITION_PLANE: usize = 22;
+const QUIET_PLANE: usize = 23;
+
+/// The action of a move (any move between neighbouring squares or across a river in a straight line).
+pub fn encode(m: Move) -> usize {
+    let (df, dr) = (
+        i16::from(m.to.file()) - i16::from(m.from.file()),
+        i16::from(m.to.rank()) - i16::from(m.from.rank()),
+    );
+    let direction = if dr > 0 {
+        Direction::North
+    } else if dr < 0 {
+        Direction::South
+    } else if df > 0 {
+        Direction::East
+    } else {
+        Direction::West
+    };
+    m.from.index() * 4 + direction as usize
+}
+
+/// The legal move of an action in a position, if it has one.
+pub fn decode(action: usize, pos: &Position, rules: &Rules) -> Option<Move> {
+    if action >= ACTIONS {
+        return None;
+    }
+    let from = Square::new((action / 4) as u8)?;
+    let direction = Direction::ALL[action % 4];
+    let (df, dr) = direction.delta();
+    let step = from.offset(df, dr).map(|to| Move::new(from, to));
+    let jump = JUMPS[from.index()][direction as usize].map(|j| Move::new(from, j.to));
+    [step, jump]
+        .into_iter()
+        .flatten()
+        .find(|&m| pos.is_legal(rules, m))
+}
+
+/// Writes the legal-action mask of a position (`mask.len() == ACTIONS`).
+pub fn write_mask(pos: &Position, rules: &Rules, over: bool, mask: &mut [bool]) {
+    mask.fill(false);
+    if over {
+        return;
+    }
+    pos.for_each_move_set(rules, |_, from, targets| {
+        for to in targets {
+            mask[encode(Move::new(from, to))] = true;
+        }
+    });
+}
+
+/// The planes that depend only on the rules (terrain), computed once.
+#[derive(Clone, Debug)]
+pub struct Observer {
+    terrain: Vec<u8>,
+}
+
+impl Observer {
+    pub fn new(rules: &Rules) -> Observer {
+        let mut terrain = vec![0u8; TERRAIN_PLANES * PLANE_SIZE];
+        let boards = [
+            rules.water(),
+            rules.traps_of(Side::Blue),
+            rules.traps_of(Side::Red),
+        ];
+        for (plane, board) in boards.into_iter().enumerate() {
+            for sq in board {
+                terrain[plane * PLANE_SIZE + sq.index()] = 1;
+            }
+        }
+        terrain[3 * PLANE_SIZE + DENS.blue.index()] = 1;
+        terrain[4 * PLANE_SIZE + DENS.red.index()] = 1;
+        Observer { terrain }
+    }
+
+    /// Writes the planes of a position (`out.len() == OBSERVATION_SIZE`); `repetitions` counts the earlier
+    /// occurrences of the position.
+    pub fn write(&self, pos: &Position, repetitions: usize, out: &mut [u8]) {
+        out[..FIRST_TERRAIN_PLANE * PLANE_SIZE].fill(0);
+        for sq in pos.occupied() {
+            if let Some(p) = pos.piece_at(sq) {
+                out[piece_plane(p) * PLANE_SIZE + sq.index()] = 1;
+            }
+        }
+        let terrain_end = (FIRST_TERRAIN_PLANE + TERRAIN_PLANES) * PLANE_SIZE;
+        out[FIRST_TERRAIN_PLANE * PLANE_SIZE..terrain_end].copy_from_slice(&self.terrain);
+        write_counters(pos, repetitions, out);
+        out[(QUIET_PLANE + 1) * PLANE_SIZE..].fill(0);
+    }
+
+    /// Turns the planes written for the position before `m` into those of `after` (the position after it)
+    /// by touching only what the move changed: the mover's two squares, the captured piece, the counters.
+    pub fn update(
+        &self,
+        m: Move,
+        mover: Piece,
+        captured: Option<Piece>,
+        after: &Position,
+        repetitions: usize,
+        out: &mut [u8],
+    ) {
+        let plane = piece_plane(mover) * PLANE_SIZE;
+        out[plane + m.from.index()] = 0;
+        out[plane + m.to.index()] = 1;
+        if let Some(victim) = captured {
+            out[piece_plane(victim) * PLANE_SIZE + m.to.index()] = 0;
+        }
+        write_counters(after, repetitions, out);
+    }
+}
+
+fn piece_plane(p: Piece) -> usize {
+    p.side.index() * 8 + p.animal.index()
+}
+
+/// The side-to-move, repetition and quiet-ply planes (each one value everywhere).
+fn write_counters(pos: &Position, repetitions: usize, out: &mut [u8]) {
+    let constant = |out: &mut [u8], plane: usize, value: u8| {
+        out[plane * PLANE_SIZE..(plane + 1) * PLANE_SIZE].fill(value);
+    };
+    constant(out, SIDE_PLANE, u8::from(pos.side_to_move() == Side::Red));
+    constant(out, REPETITION_PLANE, repetitions.min(255) as u8);
+    constant(out, QUIET_PLANE, pos.quiet_plies().min(255) as u8);
+}
