@@ -1,11 +1,12 @@
 //! The Hidden Jungle protocol extension: an engine session that gets its own setup and the public moves, and a
 //! position line that never carries the other side's animals.
 
+use jungle_hidden::twins::Twins;
 use jungle_hidden::{Arrangement, HiddenGame};
 use jungle_protocol::{HiddenSession, position_line};
 use jungle_rules::{Move, Rules, Side};
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 
 fn session(input: &str) -> String {
     let out = HiddenSession::new(input.as_bytes(), Vec::new())
@@ -96,14 +97,9 @@ fn the_position_line_of_a_seat_does_not_depend_on_the_other_sides_secret() {
     let rules = Rules::default();
     let mut rng = StdRng::seed_from_u64(17);
     for _ in 0..30 {
-        let blue = Arrangement::random(&rules, Side::Blue, &mut rng);
-        let mut games: Vec<HiddenGame> = (0..2)
-            .map(|_| {
-                let red = Arrangement::random(&rules, Side::Red, &mut rng);
-                HiddenGame::new(rules.clone(), blue.clone(), red).unwrap()
-            })
-            .collect();
+        let mut twins = Twins::random(&rules, &mut rng);
         for _ in 0..120 {
+            let games = &twins.games;
             if games.iter().any(HiddenGame::is_over) || games[0].history() != games[1].history() {
                 break;
             }
@@ -112,18 +108,10 @@ fn the_position_line_of_a_seat_does_not_depend_on_the_other_sides_secret() {
                 .map(|g| position_line(&g.view(Some(Side::Blue)), g.arrangement(Side::Blue)))
                 .collect();
             assert_eq!(lines[0], lines[1]);
-            let common: Vec<Move> = games[0]
-                .legal_moves()
-                .as_slice()
-                .iter()
-                .copied()
-                .filter(|&m| games[1].legal_moves().contains(m))
-                .collect();
-            if common.is_empty() {
+            let Some(m) = twins.shared_move(&mut rng) else {
                 break;
-            }
-            let m = common[rng.random_range(0..common.len())];
-            for g in &mut games {
+            };
+            for g in &mut twins.games {
                 g.play(m).unwrap();
             }
         }
