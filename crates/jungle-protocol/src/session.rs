@@ -377,11 +377,11 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
     /// `perft N` on the job thread: one line per root move, then `nodes N` (or, after `stop`, an
     /// `info string` saying so).
     fn perft(&mut self, depth: u32) -> io::Result<()> {
-        if self.is_busy() {
-            return self.info_string("perft ignored: a search is running");
-        }
         if depth > MAX_PERFT_DEPTH {
             return self.info_string(format!("perft depth {depth} is too deep for the protocol (at most {MAX_PERFT_DEPTH}; use `jungle perft`)"));
+        }
+        if self.is_busy() {
+            return self.info_string("perft ignored: a search is running");
         }
         if depth == 0 {
             return self.say(&Response::Text("nodes 1".to_string()));
