@@ -25,7 +25,7 @@ pub fn bad_input(e: impl Display) -> anyhow::Error {
 /// `--fen` and `--rules`, shared by the commands that take a position.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PositionArgs {
-    /// The position (RULES.md FEN); default: the start position of the rules.
+    /// The position (docs/rules.md FEN); default: the start position of the rules.
     #[arg(long)]
     pub fen: Option<String>,
     /// The rule option string (e.g. `modern,dog-swims=true`); default: the standard rules.

@@ -154,7 +154,7 @@ fn rules_check_prints_the_canonical_string() {
     assert_eq!(
         ok(&["rules", "check", "dog-swims=true,wolf-over-dog=true"]),
         "wolf-over-dog=true,dog-swims=true\n",
-        "canonical order is the order of RULES.md"
+        "canonical order is the order of docs/rules.md"
     );
 }
 
@@ -178,6 +178,23 @@ fn rules_check_names_the_bad_option() {
 #[test]
 fn show_draws_the_board_the_side_to_move_and_the_fen() {
     let out = ok(&["show", "--plain"]);
+    let expected = [
+        "    a  b  c  d  e  f  g",
+        " 9  l  .  #  *  #  .  t  9",
+        " 8  .  d  .  #  .  c  .  8",
+        " 7  r  .  p  .  w  .  e  7",
+        " 6  .  ~  ~  .  ~  ~  .  6",
+        " 5  .  ~  ~  .  ~  ~  .  5",
+        " 4  .  ~  ~  .  ~  ~  .  4",
+        " 3  E  .  W  .  P  .  R  3",
+        " 2  .  C  .  #  .  D  .  2",
+        " 1  T  .  #  *  #  .  L  1",
+        "    a  b  c  d  e  f  g",
+        "Blue to move",
+        &format!("fen: {START}"),
+        "rules: standard",
+    ];
+    assert_eq!(out.lines().collect::<Vec<_>>(), expected, "{out}");
     assert!(out.contains(&format!("fen: {START}")), "{out}");
     assert!(out.contains("Blue to move"), "{out}");
     assert!(out.contains("rules: standard"), "{out}");

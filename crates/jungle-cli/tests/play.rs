@@ -241,7 +241,7 @@ fn garbage_lines_get_answers_not_crashes() {
         "{stdout}"
     );
     assert!(
-        stdout.contains(" 1  L  .  #  *  #  .  T  1"),
+        stdout.contains("    g  f  e  d  c  b  a\n 1  L  .  #  *  #  .  T  1"),
         "the flipped board: {stdout}"
     );
     assert!(stdout.contains("hint: "), "{stdout}");

@@ -1,15 +1,11 @@
-//! PGN of match games: the tags of RULES.md plus `Rules` (always, `standard` for the default rules),
-//! `TimeControl`, `Termination`, and a `{score/depth time}` comment after every engine move (`{book}` after
-//! opening moves). `jungle_rules::pgn` reads these records back (comments are skipped there).
+//! PGN of match games through `jungle_rules::pgn`: the roster and `Variant`/`FEN`/`Rules`/`Termination` tags of
+//! docs/rules.md §8, plus `SetUp`, `TimeControl` and `PlyCount`, and a `{score/depth time}` comment after every
+//! engine move (`{book}` after opening moves) and the reason the game ended before the result.
 
-use std::fmt::Write as _;
-
-use jungle_rules::{Position, Side};
+use jungle_rules::pgn::PgnGame;
+use jungle_rules::{Game, Position};
 
 use crate::game::GameRecord;
-
-/// Movetext lines are wrapped before this width, as PGN export format asks.
-const LINE_WIDTH: usize = 80;
 
 /// Where and when a game was played, for the roster tags.
 #[derive(Clone, Debug, Default)]
@@ -22,73 +18,41 @@ pub struct GameLabel {
     pub round: String,
 }
 
-fn tag(out: &mut String, name: &str, value: &str) {
-    let value: String = value
-        .chars()
-        .flat_map(|c| match c {
-            '\\' | '"' => vec!['\\', c],
-            c if c.is_control() => vec![' '],
-            c => vec![c],
-        })
-        .collect();
-    let _ = writeln!(out, "[{name} \"{value}\"]");
-}
-
-/// Comment text cannot contain `}`.
-fn comment(text: &str) -> String {
-    format!("{{{}}}", text.replace('}', ")"))
-}
-
 /// One game as PGN text, ending with a blank line.
+///
+/// # Panics
+/// If a move of the record is illegal in its game (the match runner records only moves its game accepted).
 pub fn write_game(record: &GameRecord, label: &GameLabel) -> String {
-    let mut out = String::new();
-    let or_unknown = |s: &str| {
-        if s.is_empty() {
-            "?".to_string()
-        } else {
-            s.to_string()
-        }
-    };
-    tag(&mut out, "Event", &or_unknown(&label.event));
-    tag(&mut out, "Site", &or_unknown(&label.site));
-    tag(&mut out, "Date", &or_unknown(&label.date));
-    tag(&mut out, "Round", &or_unknown(&label.round));
-    tag(&mut out, "White", &record.players.blue);
-    tag(&mut out, "Black", &record.players.red);
-    let result = record.outcome.result_str();
-    tag(&mut out, "Result", result);
-    tag(&mut out, "Variant", "Jungle");
-    if record.start != Position::start(&record.rules) {
-        tag(&mut out, "FEN", &jungle_rules::fen::to_fen(&record.start));
-        tag(&mut out, "SetUp", "1");
+    let mut game = Game::from_position(record.rules.clone(), record.start);
+    for played in &record.moves {
+        game.play(played.mv)
+            .expect("a match record holds only moves its game accepted");
     }
-    tag(&mut out, "Rules", &record.rules.to_string());
-    tag(&mut out, "TimeControl", &record.time_control);
-    tag(&mut out, "Termination", record.outcome.termination.as_str());
-    tag(&mut out, "PlyCount", &record.moves.len().to_string());
-    out.push('\n');
-
-    let mut line = String::new();
-    let mut push = |out: &mut String, token: &str| {
-        if !line.is_empty() && line.len() + 1 + token.len() >= LINE_WIDTH {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
+    // A forfeit, a loss on time or an adjudication ends the game off the board; the rules' own endings are
+    // already the game's (declaring is then ignored).
+    game.declare(record.outcome);
+    let mut pgn = PgnGame::new(game);
+    let tags = [
+        ("Event", label.event.as_str()),
+        ("Site", &label.site),
+        ("Date", &label.date),
+        ("Round", &label.round),
+        ("White", &record.players.blue),
+        ("Black", &record.players.red),
+    ];
+    for (name, value) in tags {
+        if !value.is_empty() {
+            pgn.set_tag(name, value).expect("a roster tag");
         }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(token);
-    };
-    let mut position = record.start;
+    }
+    if *pgn.game.start_position() != Position::start(&record.rules) {
+        pgn.set_tag("SetUp", "1").expect("a plain tag");
+    }
+    pgn.set_tag("TimeControl", &record.time_control)
+        .expect("a plain tag");
+    pgn.set_tag("PlyCount", &record.moves.len().to_string())
+        .expect("a plain tag");
     for (i, played) in record.moves.iter().enumerate() {
-        let number = position.move_number();
-        match position.side_to_move() {
-            Side::Blue => push(&mut out, &format!("{number}.")),
-            Side::Red if i == 0 => push(&mut out, &format!("{number}...")),
-            Side::Red => {}
-        }
-        push(&mut out, &played.mv.to_string());
         let note = match &played.thinking {
             None => "book".to_string(),
             Some(t) => {
@@ -97,22 +61,17 @@ pub fn write_game(record: &GameRecord, label: &GameLabel) -> String {
                 format!("{score}/{depth} {:.3}s", t.elapsed.as_secs_f64())
             }
         };
-        let text = comment(&note);
-        push(&mut out, &text);
-        position = position.after(played.mv);
+        pgn.add_comment(i + 1, &note);
     }
-    push(&mut out, &comment(&record.reason));
-    push(&mut out, result);
-    out.push_str(&line);
-    out.push_str("\n\n");
-    out
+    pgn.add_comment(record.moves.len(), &record.reason);
+    pgn.to_string()
 }
 
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
 
-    use jungle_rules::{BySide, Outcome, Rules, Termination, pgn};
+    use jungle_rules::{BySide, Outcome, Rules, Side, Termination, pgn};
 
     use super::*;
     use crate::engine::{EngineScore, InfoSummary};
@@ -162,7 +121,13 @@ mod tests {
             text.contains("1. a3a4 {book} g7g6 {-0.35/7 1.234s} 2. a4a5"),
             "{text}"
         );
-        assert!(text.trim_end().ends_with("1-0"), "{text}");
+        assert!(text.contains("[PlyCount \"3\"]"), "{text}");
+        assert!(!text.contains("[SetUp"), "from the start: {text}");
+        assert!(
+            text.trim_end()
+                .ends_with("{Red loses on time: beta took 1.5 s} 1-0"),
+            "{text}"
+        );
 
         let back = pgn::read_games(&text).unwrap();
         assert_eq!(back.len(), 1);

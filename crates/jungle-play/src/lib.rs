@@ -11,7 +11,6 @@ pub use app::{App, Prompt, Status, StatusKind};
 pub use config::{ConfigError, Mode, PlayConfig, TimeControl};
 pub use opponent::{FirstLegalMove, JungleEngine, MoveChooser, Purpose, Thinker};
 pub mod line;
-pub mod text;
 pub mod threats;
 pub mod tui;
 

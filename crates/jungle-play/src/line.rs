@@ -5,9 +5,10 @@ use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use jungle_rules::Diagram;
+
 use crate::app::{App, StatusKind};
 use crate::render::banner_text;
-use crate::text::board_text;
 
 /// Longer lines are refused without being echoed back.
 const MAX_LINE: usize = 200;
@@ -49,7 +50,12 @@ pub fn run_lines(app: &mut App, input: impl BufRead, output: &mut impl Write) ->
             show_board = true;
         }
         if show_board {
-            write!(output, "{}", board_text(app.game(), app.is_flipped()))?;
+            // Plain (no colours, no wide characters), as a script or a pipe wants it; the last move bracketed.
+            let game = app.game();
+            let board = Diagram::new(game.position(), game.rules())
+                .flipped(app.is_flipped())
+                .highlight(game.moves().last().copied());
+            write!(output, "{board}")?;
             show_board = false;
         }
         match app.outcome() {

@@ -1,5 +1,5 @@
 //! Game records: the game's PGN with the players and the date, through `jungle_rules::pgn`
-//! (RULES.md "Game record").
+//! (docs/rules.md §8).
 
 use jungle_rules::Game;
 use jungle_rules::pgn::{ParsePgnError, PgnGame, read_games};

@@ -377,6 +377,7 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
     /// `perft N` on the job thread: one line per root move, then `nodes N` (or, after `stop`, an
     /// `info string` saying so).
     fn perft(&mut self, depth: u32) -> io::Result<()> {
+        // A depth that is never allowed is refused as such, busy or not (the answer does not depend on timing).
         if depth > MAX_PERFT_DEPTH {
             return self.info_string(format!("perft depth {depth} is too deep for the protocol (at most {MAX_PERFT_DEPTH}; use `jungle perft`)"));
         }
@@ -550,31 +551,10 @@ pub fn option_specs() -> Vec<OptionSpec> {
     ]
 }
 
-/// The board for `d`: rank 9 on top, `~` water, `#` trap, `*` den, then the FEN, the rules and the moves.
+/// The board for `d` (rank 9 on top, plain), then the FEN, the rules and the side to move or the result.
 fn draw(game: &Game, rules: &Rules) -> String {
     let pos = game.position();
-    let mut out = String::from("   a b c d e f g\n");
-    for rank in (0..9u8).rev() {
-        out.push_str(&format!("{}  ", rank + 1));
-        for file in 0..7u8 {
-            let sq = jungle_rules::Square::from_coords(file, rank).expect("on the board");
-            let c = match pos.piece_at(sq) {
-                Some(p) => p.fen_char(),
-                None if rules.water().contains(sq) => '~',
-                None if rules.traps().contains(sq) => '#',
-                None if sq == jungle_rules::terrain::DENS.blue
-                    || sq == jungle_rules::terrain::DENS.red =>
-                {
-                    '*'
-                }
-                None => '.',
-            };
-            out.push(c);
-            out.push(' ');
-        }
-        out.push_str(&format!(" {}\n", rank + 1));
-    }
-    out.push_str("   a b c d e f g\n");
+    let mut out = jungle_rules::Diagram::new(pos, rules).to_string();
     out.push_str(&format!("Fen: {pos}\nRules: {rules}\n"));
     match game.outcome() {
         Some(o) => out.push_str(&format!("Game over: {o}")),

@@ -259,3 +259,25 @@ fn an_unusable_tablebase_path_is_reported_and_the_engine_plays_on() {
     );
     assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
 }
+
+#[test]
+fn d_draws_the_board_then_the_fen_the_rules_and_the_side_to_move() {
+    let lines = run("position startpos moves a3a4\nd\n");
+    let expected = [
+        "    a  b  c  d  e  f  g",
+        " 9  l  .  #  *  #  .  t  9",
+        " 8  .  d  .  #  .  c  .  8",
+        " 7  r  .  p  .  w  .  e  7",
+        " 6  .  ~  ~  .  ~  ~  .  6",
+        " 5  .  ~  ~  .  ~  ~  .  5",
+        " 4  E  ~  ~  .  ~  ~  .  4",
+        " 3  .  .  W  .  P  .  R  3",
+        " 2  .  C  .  #  .  D  .  2",
+        " 1  T  .  #  *  #  .  L  1",
+        "    a  b  c  d  e  f  g",
+        "Fen: l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L b 1 1",
+        "Rules: standard",
+        "Red to move",
+    ];
+    assert_eq!(lines, expected, "{lines:#?}");
+}

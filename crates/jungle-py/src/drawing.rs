@@ -3,9 +3,9 @@
 use std::fmt::Write;
 
 use jungle_rules::terrain::DENS;
-use jungle_rules::{Position, Rules, Side, Square};
+use jungle_rules::{Diagram, Position, Rules, Side, Square};
 
-/// What an empty square shows: `~` water, `#` trap, `*` den, `.` land (the legend of `jungle show`).
+/// The terrain of a square, for its colour: `~` water, `#` trap, `*` den, `.` land (the marks of `Diagram`).
 fn terrain_mark(sq: Square, rules: &Rules) -> char {
     if rules.water().contains(sq) {
         '~'
@@ -18,22 +18,9 @@ fn terrain_mark(sq: Square, rules: &Rules) -> char {
     }
 }
 
-/// Rank 9 on top, Blue pieces uppercase, Red lowercase, empty squares by terrain.
+/// The board as every text interface draws it (`jungle_rules::Diagram`), without the final newline.
 pub fn text(pos: &Position, rules: &Rules) -> String {
-    let mut out = String::new();
-    for rank in (0..9u8).rev() {
-        let _ = write!(out, "{} ", rank + 1);
-        for file in 0..7u8 {
-            let sq = Square::from_coords(file, rank).expect("on the board");
-            let c = pos
-                .piece_at(sq)
-                .map_or_else(|| terrain_mark(sq, rules), |p| p.fen_char());
-            let _ = write!(out, " {c}");
-        }
-        out.push('\n');
-    }
-    out.push_str("   a b c d e f g");
-    out
+    Diagram::new(pos, rules).to_string().trim_end().to_string()
 }
 
 const CELL: u32 = 40;

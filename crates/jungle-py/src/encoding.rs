@@ -4,8 +4,10 @@
 //! file g), 3 west; 63 × 4 = 252 actions. A river jump has the direction of the step it extends, so every
 //! legal move has exactly one action and every action at most one legal move (no animal may both swim and
 //! jump). Observation planes are `uint8`, shape `(PLANES, 9, 7)`, indexed `[plane, rank - 1, file]` from
-//! Blue's side (not flipped for Red: plane 21 says who moves).
+//! Blue's side (not flipped for Red: plane 21 says who moves). Planes 24–25 are for Hidden Jungle views and
+//! are 0 in the open game.
 
+use jungle_hidden::View;
 use jungle_rules::terrain::{DENS, Direction, JUMPS};
 use jungle_rules::{Move, Piece, Position, Rules, Side, Square};
 
@@ -40,8 +42,8 @@ pub const PLANE_NAMES: [&str; PLANES] = [
     "red to move",
     "repetitions of this position before (0, 1, 2, ...)",
     "quiet plies (since the last capture, at most 255)",
-    "hidden jungle: an enemy piece of unknown animal (reserved, all 0 until the mode exists)",
-    "hidden jungle: an own piece the enemy has not seen (reserved, all 0 until the mode exists)",
+    "hidden jungle: a piece of the opponent whose animal the viewer does not know",
+    "hidden jungle: a piece of the viewer's whose animal the opponent does not know",
 ];
 
 const FIRST_TERRAIN_PLANE: usize = 16;
@@ -49,6 +51,8 @@ const TERRAIN_PLANES: usize = 5;
 const SIDE_PLANE: usize = 21;
 const REPETITION_PLANE: usize = 22;
 const QUIET_PLANE: usize = 23;
+const UNKNOWN_ENEMY_PLANE: usize = 24;
+const UNREVEALED_OWN_PLANE: usize = 25;
 
 /// The action of a move (any move between neighbouring squares or across a river in a straight line).
 pub fn encode(m: Move) -> usize {
@@ -132,7 +136,7 @@ impl Observer {
         }
         let terrain_end = (FIRST_TERRAIN_PLANE + TERRAIN_PLANES) * PLANE_SIZE;
         out[FIRST_TERRAIN_PLANE * PLANE_SIZE..terrain_end].copy_from_slice(&self.terrain);
-        write_counters(pos, repetitions, out);
+        write_counters(pos.side_to_move(), repetitions, pos.quiet_plies(), out);
         out[(QUIET_PLANE + 1) * PLANE_SIZE..].fill(0);
     }
 
@@ -153,7 +157,30 @@ impl Observer {
         if let Some(victim) = captured {
             out[piece_plane(victim) * PLANE_SIZE + m.to.index()] = 0;
         }
-        write_counters(after, repetitions, out);
+        write_counters(after.side_to_move(), repetitions, after.quiet_plies(), out);
+    }
+}
+
+impl Observer {
+    /// Writes the planes of a Hidden Jungle view: the animals the viewer knows on the piece planes, enemy pieces
+    /// of unknown animal on plane 24, the viewer's own pieces the opponent has not seen on plane 25. Built from
+    /// the view alone, so it holds nothing the viewer may not know. Repetitions are not tracked (plane 22 is 0).
+    pub fn write_view(&self, view: &View, out: &mut [u8]) {
+        out[..FIRST_TERRAIN_PLANE * PLANE_SIZE].fill(0);
+        out[(QUIET_PLANE + 1) * PLANE_SIZE..].fill(0);
+        for (sq, seen) in view.pieces() {
+            let plane = match seen.animal {
+                Some(animal) => piece_plane(Piece::new(seen.side, animal)),
+                None => UNKNOWN_ENEMY_PLANE,
+            };
+            out[plane * PLANE_SIZE + sq.index()] = 1;
+            if Some(seen.side) == view.viewer() && !seen.revealed {
+                out[UNREVEALED_OWN_PLANE * PLANE_SIZE + sq.index()] = 1;
+            }
+        }
+        let terrain_end = (FIRST_TERRAIN_PLANE + TERRAIN_PLANES) * PLANE_SIZE;
+        out[FIRST_TERRAIN_PLANE * PLANE_SIZE..terrain_end].copy_from_slice(&self.terrain);
+        write_counters(view.side_to_move(), 0, view.quiet_plies(), out);
     }
 }
 
@@ -162,11 +189,11 @@ fn piece_plane(p: Piece) -> usize {
 }
 
 /// The side-to-move, repetition and quiet-ply planes (each one value everywhere).
-fn write_counters(pos: &Position, repetitions: usize, out: &mut [u8]) {
+fn write_counters(side_to_move: Side, repetitions: usize, quiet_plies: u32, out: &mut [u8]) {
     let constant = |out: &mut [u8], plane: usize, value: u8| {
         out[plane * PLANE_SIZE..(plane + 1) * PLANE_SIZE].fill(value);
     };
-    constant(out, SIDE_PLANE, u8::from(pos.side_to_move() == Side::Red));
+    constant(out, SIDE_PLANE, u8::from(side_to_move == Side::Red));
     constant(out, REPETITION_PLANE, repetitions.min(255) as u8);
-    constant(out, QUIET_PLANE, pos.quiet_plies().min(255) as u8);
+    constant(out, QUIET_PLANE, quiet_plies.min(255) as u8);
 }

@@ -115,8 +115,8 @@ impl PyGame {
 
     /// Checks and plays a move (a ``Move`` or text); ``IllegalMoveError`` when it is not legal or the game is
     /// over, the game unchanged.
-    fn play(&mut self, m: MoveArg) -> PyResult<PyMove> {
-        let m = m.parse()?;
+    fn play(&mut self, r#move: MoveArg) -> PyResult<PyMove> {
+        let m = r#move.parse()?;
         self.0.play(m).map_err(move_error)?;
         Ok(PyMove(m))
     }

@@ -6,6 +6,7 @@ mod encoding;
 mod engine;
 mod errors;
 mod game;
+mod hidden;
 mod interrupt;
 mod limits;
 mod moves;
@@ -42,6 +43,7 @@ fn jungle_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UciResult", m.py().get_type::<uci::PyUciResult>())?;
     m.add("START_FEN", jungle_rules::START_FEN)?;
     m.add_class::<vector::PyVectorEnv>()?;
+    m.add_class::<hidden::PyHiddenGame>()?;
     m.add("ACTION_COUNT", encoding::ACTIONS)?;
     m.add("OBSERVATION_SHAPE", (encoding::PLANES, 9, 7))?;
     m.add("PLANE_NAMES", encoding::PLANE_NAMES.to_vec())?;

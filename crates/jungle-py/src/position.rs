@@ -97,20 +97,20 @@ impl PyPosition {
 
     /// Whether a move (a ``Move`` or move text) is legal here. Text that is not a move raises
     /// ``IllegalMoveError``.
-    fn is_legal(&self, m: MoveArg) -> PyResult<bool> {
-        Ok(self.pos.is_legal(&self.rules, m.parse()?))
+    fn is_legal(&self, r#move: MoveArg) -> PyResult<bool> {
+        Ok(self.pos.is_legal(&self.rules, r#move.parse()?))
     }
 
     /// Whether a legal move captures.
-    fn is_capture(&self, m: MoveArg) -> PyResult<bool> {
-        let m = m.legal_in(&self.pos, &self.rules)?;
+    fn is_capture(&self, r#move: MoveArg) -> PyResult<bool> {
+        let m = r#move.legal_in(&self.pos, &self.rules)?;
         Ok(self.pos.is_capture(m))
     }
 
     /// Plays a move (a ``Move`` or text). An illegal one raises ``IllegalMoveError`` naming the broken rule
     /// and leaves the position unchanged.
-    fn push(&mut self, m: MoveArg) -> PyResult<PyMove> {
-        let m = m.legal_in(&self.pos, &self.rules)?;
+    fn push(&mut self, r#move: MoveArg) -> PyResult<PyMove> {
+        let m = r#move.legal_in(&self.pos, &self.rules)?;
         self.stack.push((m, self.pos));
         self.pos.play_unchecked(m);
         Ok(PyMove(m))

@@ -1,4 +1,4 @@
-//! `jungle.Rules`: a validated rule set, built from an option string of RULES.md.
+//! `jungle.Rules`: a validated rule set, built from an option string of docs/rules.md.
 
 use jungle_rules::Rules;
 use jungle_rules::rules::{OPTIONS, Preset};
@@ -26,7 +26,7 @@ impl PyRules {
         options.parse().map(PyRules).map_err(rules_error)
     }
 
-    /// Every option's current value as text, ``{name: value}`` in the order of RULES.md.
+    /// Every option's current value as text, ``{name: value}`` in the order of docs/rules.md.
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let canonical = self.0.to_string();

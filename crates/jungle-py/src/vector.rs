@@ -1,6 +1,6 @@
 //! `jungle.VectorEnv`: n games stepped at once from an array of actions, writing into numpy arrays it owns.
 
-use jungle_rules::{Move, MoveList, Outcome, Position, Rules, Square, Termination};
+use jungle_rules::{Move, MoveList, Outcome, Position, Rules, Termination};
 use numpy::{PyArray1, PyArray2, PyArray4, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use rand::rngs::SmallRng;
@@ -21,9 +21,13 @@ const MAX_GAMES: usize = 1 << 20;
 /// over threads).
 #[derive(Clone, Debug)]
 struct Slot {
-    pos: Position,
-    /// The legal moves of `pos`, generated once per ply for the outcome, the mask, sampling and decoding.
+    /// The legal actions of `pos` as a bit set: checking a batch of actions reads only this.
+    legal: [u64; 4],
+    /// The legal moves of `pos`, generated once per ply for the outcome, the mask, sampling and decoding, and
+    /// their actions.
     moves: MoveList,
+    actions: [u8; MoveList::CAPACITY],
+    pos: Position,
     since_capture: Vec<u64>,
     /// A Bloom filter of `since_capture`: most positions are new, and then the scan for repetitions is skipped.
     seen: [u64; SEEN_WORDS],
@@ -47,8 +51,10 @@ struct Setup {
 impl Slot {
     fn new(setup: &Setup, seed: u64) -> Slot {
         let mut slot = Slot {
-            pos: setup.start,
+            legal: [0; 4],
             moves: MoveList::new(),
+            actions: [0; MoveList::CAPACITY],
+            pos: setup.start,
             since_capture: Vec::new(),
             seen: [0; SEEN_WORDS],
             repetitions: 0,
@@ -61,7 +67,7 @@ impl Slot {
 
     fn restart(&mut self, setup: &Setup) {
         self.pos = setup.start;
-        self.moves = self.pos.legal_moves(&setup.rules);
+        self.refresh_moves(&setup.rules);
         self.since_capture.clear();
         self.seen = [0; SEEN_WORDS];
         self.remember(setup.start.hash());
@@ -113,13 +119,28 @@ impl Slot {
         None
     }
 
-    /// The legal move of an action.
-    fn decode(&self, action: i64) -> Option<Move> {
-        let action = usize::try_from(action).ok()?;
-        self.moves
+    fn refresh_moves(&mut self, rules: &Rules) {
+        self.moves = self.pos.legal_moves(rules);
+        self.legal = [0; 4];
+        for (i, &m) in self.moves.iter().enumerate() {
+            let action = encoding::encode(m);
+            self.actions[i] = action as u8; // below 252
+            self.legal[action / 64] |= 1 << (action % 64);
+        }
+    }
+
+    fn is_legal_action(&self, action: i64) -> bool {
+        usize::try_from(action)
+            .is_ok_and(|a| a < ACTIONS && self.legal[a / 64] & (1 << (a % 64)) != 0)
+    }
+
+    /// The legal move of a legal action.
+    fn decode(&self, action: i64) -> Move {
+        let i = self.actions[..self.moves.len()]
             .iter()
-            .copied()
-            .find(|&m| encoding::encode(m) == action)
+            .position(|&a| i64::from(a) == action)
+            .expect("the action was checked to be legal");
+        self.moves[i]
     }
 
     /// Plays a legal move and writes what follows: the mover's reward, whether the game terminated or was
@@ -142,7 +163,7 @@ impl Slot {
             .expect("a legal move starts on a piece");
         let captured = self.pos.piece_at(m.to);
         self.pos.play_unchecked(m);
-        self.moves = self.pos.legal_moves(&setup.rules);
+        self.refresh_moves(&setup.rules);
         if self.pos.quiet_plies() == 0 {
             self.since_capture.clear();
             self.seen = [0; SEEN_WORDS];
@@ -178,15 +199,14 @@ impl Slot {
 
     fn write_mask(&self, mask: &mut [bool]) {
         mask.fill(false);
-        for &m in self.moves.iter() {
-            mask[encoding::encode(m)] = true;
+        for &a in &self.actions[..self.moves.len()] {
+            mask[usize::from(a)] = true;
         }
     }
 
     /// A uniformly random legal action (there is always one: finished games restart at once).
     fn random_action(&mut self) -> i64 {
-        let m = self.moves[self.rng.random_range(0..self.moves.len())];
-        encoding::encode(m) as i64
+        i64::from(self.actions[self.rng.random_range(0..self.moves.len())])
     }
 }
 
@@ -215,8 +235,6 @@ pub struct PyVectorEnv {
     setup: Setup,
     slots: Vec<Slot>,
     seed: u64,
-    /// Legal moves chosen for the next step (reused buffer).
-    moves: Vec<Move>,
     #[pyo3(get)]
     observations: Py<PyArray4<u8>>,
     #[pyo3(get)]
@@ -290,7 +308,6 @@ impl PyVectorEnv {
                 .collect(),
             setup,
             seed,
-            moves: vec![Move::new(Square::A1, Square::A2); n],
             observations: PyArray4::zeros(py, [n, PLANES, 9, 7], false).unbind(),
             action_masks: PyArray2::zeros(py, [n, ACTIONS], false).unbind(),
             rewards: PyArray1::zeros(py, [n], false).unbind(),
@@ -364,22 +381,16 @@ impl PyVectorEnv {
                 self.slots.len()
             )));
         }
-        let (setup, slots, moves) = (&self.setup, &mut self.slots, &mut self.moves);
+        let (setup, slots) = (&self.setup, &mut self.slots);
         // Check every action before playing any, so a bad one leaves every game as it was.
         let first_bad = py.detach(|| {
             slots
                 .par_iter()
                 .zip(actions.par_iter())
-                .zip(moves.par_iter_mut())
                 .with_min_len(MIN_GAMES_PER_TASK)
                 .enumerate()
-                .filter_map(|(i, ((slot, &a), m))| match slot.decode(a) {
-                    Some(legal) => {
-                        *m = legal;
-                        None
-                    }
-                    None => Some(i),
-                })
+                .filter(|(_, (slot, a))| !slot.is_legal_action(**a))
+                .map(|(i, _)| i)
                 .min()
         });
         if let Some(i) = first_bad {
@@ -402,7 +413,7 @@ impl PyVectorEnv {
         py.detach(|| {
             slots
                 .par_iter_mut()
-                .zip(moves.par_iter())
+                .zip(actions.par_iter())
                 .zip(obs.par_chunks_mut(OBSERVATION_SIZE))
                 .zip(masks.par_chunks_mut(ACTIONS))
                 .zip(rewards.par_iter_mut())
@@ -410,7 +421,8 @@ impl PyVectorEnv {
                 .zip(truncated.par_iter_mut())
                 .with_min_len(MIN_GAMES_PER_TASK)
                 .for_each(
-                    |((((((slot, &m), observation), mask), reward), terminated), truncated)| {
+                    |((((((slot, &a), observation), mask), reward), terminated), truncated)| {
+                        let m = slot.decode(a);
                         let out = Outputs {
                             observation,
                             mask,

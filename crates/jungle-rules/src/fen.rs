@@ -1,4 +1,4 @@
-//! FEN text for positions (RULES.md, Notation): ranks 9 to 1, side `w` (Blue) or `b` (Red), then optionally
+//! FEN text for positions (docs/rules.md §7): ranks 9 to 1, side `w` (Blue) or `b` (Red), then optionally
 //! the quiet-ply count and the move number; chess-style `- -` placeholders after the side are ignored.
 //!
 //! ```

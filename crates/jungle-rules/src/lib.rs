@@ -2,6 +2,7 @@
 
 mod animal;
 mod bitboard;
+mod diagram;
 pub mod fen;
 mod game;
 mod movegen;
@@ -18,6 +19,7 @@ mod zobrist;
 
 pub use animal::{Animal, Piece};
 pub use bitboard::Bitboard;
+pub use diagram::Diagram;
 pub use fen::{ParseFenError, START_FEN};
 pub use game::{Game, GameError, draw_by_history};
 pub use movegen::{IllegalMoveError, IllegalReason, reach};

@@ -1,4 +1,4 @@
-//! The draw rules (RULES.md, End of the game 4, options `repetition-draw` and `quiet-ply-limit`) through
+//! The draw rules (docs/rules.md §5, options `repetition-draw` and `quiet-ply-limit`) through
 //! `Game`: they depend on the history, so move generation and perft ignore them while `Game` applies them.
 
 use jungle_rules::{Game, Outcome, Position, Rules, Side, Termination, perft};

@@ -1,5 +1,5 @@
 //! The fast move generator against the slow reference generator (tests/reference), on random reachable
-//! positions under every option set of RULES.md: at least 10,000 distinct positions per set; and perft (which
+//! positions under every option set of docs/rules.md: at least 10,000 distinct positions per set; and perft (which
 //! counts in bulk and plays moves in place) against the reference's one-move-at-a-time perft.
 
 mod common;

@@ -429,3 +429,46 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn comments_are_written_where_they_were_added_and_skipped_on_reading() {
+    let mut game = Game::new(Rules::default());
+    for m in ["a3a4", "g7g6", "a4a5"] {
+        game.play_text(m).unwrap();
+    }
+    let mut record = PgnGame::new(game);
+    record.add_comment(0, "opening: none");
+    record.add_comment(1, "book");
+    record.add_comment(2, "-0.35/7 1.234s");
+    record.add_comment(2, "second {nested} one");
+    record.add_comment(9, "Red to move when the game stopped");
+    let text = record.to_string();
+    let movetext: String = text
+        .lines()
+        .skip_while(|l| l.starts_with('['))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert_eq!(
+        movetext.trim(),
+        "{opening: none} 1. a3a4 {book} g7g6 {-0.35/7 1.234s} {second {nested) one} 2. a4a5 \
+         {Red to move when the game stopped} *"
+    );
+    let back: PgnGame = text.parse().unwrap();
+    assert_eq!(back.game.moves(), record.game.moves());
+    assert!(back.comments().is_empty(), "reading skips comments");
+
+    // Long comments wrap the movetext between tokens, never inside one.
+    let mut game = Game::new(Rules::default());
+    game.play_text("a3a4").unwrap();
+    let mut record = PgnGame::new(game);
+    for _ in 0..4 {
+        record.add_comment(1, &"x".repeat(30));
+    }
+    let text = record.to_string();
+    for line in text.lines() {
+        assert!(line.len() < 80, "{line:?}");
+    }
+    let comment = format!("{{{}}}", "x".repeat(30));
+    let expected = format!("\n1. a3a4 {comment} {comment}\n{comment} {comment} *\n");
+    assert!(text.contains(&expected), "{text}");
+}

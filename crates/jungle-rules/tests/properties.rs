@@ -1,4 +1,4 @@
-//! Invariants on random reachable positions under every option set of RULES.md: FEN round-trip, Zobrist
+//! Invariants on random reachable positions under every option set of docs/rules.md: FEN round-trip, Zobrist
 //! hash kept incrementally equal to the hash from scratch, and the board's two symmetries (left–right mirror;
 //! 180° rotation with colours swapped) preserving move lists and perft. Also: text parsers never panic.
 
@@ -8,7 +8,7 @@ use jungle_rules::{Move, Position, Rules, fen::parse_setup, perft, read_games};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-/// Random playouts under a random option set of RULES.md.
+/// Random playouts under a random option set of docs/rules.md.
 fn option_set_and_playout() -> impl Strategy<Value = (usize, (Vec<u32>, u32))> {
     (0..common::OPTION_SETS.len(), common::playout_input(300))
 }
@@ -67,7 +67,7 @@ fn incremental_zobrist_equals_hash_from_scratch() {
 
 #[test]
 fn mirrored_positions_have_mirrored_moves_and_equal_perft() {
-    // Every option of RULES.md is left-right symmetric (the board is symmetric about the d-file).
+    // Every option of docs/rules.md is left-right symmetric (the board is symmetric about the d-file).
     for_reachable_positions(150, |rules, pos| {
         let mirror = pos.mirror();
         prop_assert_eq!(mirror.mirror(), *pos);

@@ -30,7 +30,7 @@ pub struct NewGame {
     /// The creator's side: `blue`, `red` or `random` (the default).
     #[serde(default)]
     pub side: Option<String>,
-    /// A rule option string (RULES.md), default the standard rules.
+    /// A rule option string (docs/rules.md), default the standard rules.
     #[serde(default)]
     pub rules: Option<String>,
     /// A start position, default the rules' start.

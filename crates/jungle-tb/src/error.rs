@@ -48,6 +48,8 @@ pub enum TbError {
     NotInPlay { material: String, rules: String },
     #[error("{path} is not a directory")]
     NotADirectory { path: PathBuf },
+    #[error("no tables (*.{ext}) in {path}", ext = crate::file::EXTENSION)]
+    NoTables { path: PathBuf },
 }
 
 impl TbError {

@@ -34,20 +34,9 @@ impl Tablebases {
     /// [`TbError::BadMagic`], [`TbError::Version`] or [`TbError::Corrupt`] for an unreadable directory or
     /// header; [`TbError::NotADirectory`].
     pub fn open(dir: &Path, rules: &Rules) -> Result<Tablebases, TbError> {
-        if !dir.is_dir() {
-            return Err(TbError::NotADirectory {
-                path: dir.to_path_buf(),
-            });
-        }
         let mut entries = HashMap::new();
         let mut max_pieces = 0;
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map_err(|e| TbError::io(dir, e))?
-            .filter_map(|entry| entry.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == EXTENSION))
-            .collect();
-        paths.sort();
-        for path in paths {
+        for path in table_paths(dir)? {
             let header = file::read_header(&path)?;
             file::check_rules(&path, &header, rules)?;
             max_pieces = max_pieces.max(header.material.piece_count());
@@ -64,6 +53,26 @@ impl Tablebases {
             entries,
             max_pieces,
         })
+    }
+
+    /// Opens the `*.jtb` tables of a directory under the rules they were made with (read from the first
+    /// table's header; every other table must have been made under the same rules).
+    ///
+    /// # Errors
+    /// As [`Tablebases::open`]; [`TbError::NoTables`] for a directory without tables, and
+    /// [`TbError::Corrupt`] when the first header's rules are not a valid option string.
+    pub fn open_dir(dir: &Path) -> Result<Tablebases, TbError> {
+        let first = table_paths(dir)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| TbError::NoTables {
+                path: dir.to_path_buf(),
+            })?;
+        let header = file::read_header(&first)?;
+        let rules: Rules = header.rules.parse().map_err(|e| {
+            TbError::corrupt(&first, format!("rules \"{}\" in header: {e}", header.rules))
+        })?;
+        Tablebases::open(dir, &rules)
     }
 
     pub fn rules(&self) -> &Rules {
@@ -151,4 +160,20 @@ impl Tablebases {
     pub fn best_move(&self, pos: &Position) -> Option<(Move, Probe)> {
         self.probe_moves(pos)?.into_iter().next()
     }
+}
+
+/// The `*.jtb` files of a directory, sorted by name.
+fn table_paths(dir: &Path) -> Result<Vec<PathBuf>, TbError> {
+    if !dir.is_dir() {
+        return Err(TbError::NotADirectory {
+            path: dir.to_path_buf(),
+        });
+    }
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| TbError::io(dir, e))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == EXTENSION))
+        .collect();
+    paths.sort();
+    Ok(paths)
 }

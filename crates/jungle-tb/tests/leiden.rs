@@ -1,15 +1,24 @@
 //! The outside check: under the `leiden` rules, the generated 2-piece tables agree with every row of van Rijn
-//! & Vis's published 2-piece tablebase (`shared/data/leiden-2piece.csv`, beside the repository).
+//! & Vis's published 2-piece tablebase (`tests/data/leiden-2piece.csv.zst`; provenance in `tests/data/README.md`).
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use jungle_rules::{Animal, Piece, Position, Rules, Setup, Side, Square};
 use jungle_tb::{Material, Table, Wdl, generate};
 
 fn csv_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/leiden-2piece.csv")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/leiden-2piece.csv.zst")
+}
+
+/// The published CSV, kept zstd-compressed (1.3 MB of text, 30 kB compressed).
+fn read_csv(path: &Path) -> String {
+    let file = std::fs::File::open(path)
+        .unwrap_or_else(|e| panic!("the Leiden 2-piece tablebase {}: {e}", path.display()));
+    let bytes =
+        zstd::decode_all(file).unwrap_or_else(|e| panic!("decompressing {}: {e}", path.display()));
+    String::from_utf8(bytes).expect("the CSV is ASCII")
 }
 
 fn piece_at(fields: &[f64], side: Side) -> (Piece, Square) {
@@ -21,12 +30,7 @@ fn piece_at(fields: &[f64], side: Side) -> (Piece, Square) {
 #[test]
 fn two_piece_tables_match_every_row_of_the_leiden_tablebase() {
     let path = csv_path();
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "the Leiden 2-piece tablebase is missing at {} ({e}); it ships in shared/data beside the repository",
-            path.display()
-        )
-    });
+    let text = read_csv(&path);
     let rules: Rules = "leiden".parse().unwrap();
     let mut tables: HashMap<Material, Arc<Table>> = HashMap::new();
     for material in Material::all_with(2, &rules) {

@@ -111,3 +111,25 @@ fn tablebases_can_be_shared_between_search_threads() {
     fn shareable<T: Send + Sync>() {}
     shareable::<Tablebases>();
 }
+
+#[test]
+fn open_dir_takes_the_rules_from_the_tables() {
+    let rules: Rules = "modern,dog-swims=true".parse().unwrap();
+    let dir = build_dir("open-dir", &["LR-e"], &rules);
+    let tables = Tablebases::open_dir(&dir).unwrap();
+    assert_eq!(
+        tables.rules().to_string(),
+        "lion-tiger=equal,dog-swims=true"
+    );
+    assert_eq!(tables.materials().len(), 3, "LR-e and its sub-tables");
+
+    let empty = scratch("open-dir-empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let e = Tablebases::open_dir(&empty).unwrap_err();
+    assert!(matches!(e, TbError::NoTables { .. }), "{e}");
+    assert!(e.to_string().contains("no tables (*.jtb)"), "{e}");
+    let e = Tablebases::open_dir(&dir.join("nowhere")).unwrap_err();
+    assert!(matches!(e, TbError::NotADirectory { .. }), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&empty).unwrap();
+}

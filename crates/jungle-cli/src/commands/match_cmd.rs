@@ -22,7 +22,7 @@ Flags (cutechess-cli style, one dash):
                          tc=40/60+0.6 | tc=10+0.1 | tc=inf, st=SECONDS (fixed time per move),
                          depth=N, nodes=N, timemargin=MS (lateness forgiven before a time loss, 100)
   -each KEY=VALUE...     the same keys, for every engine (an engine's own keys win)
-  -rules STRING          the rule options (RULES.md); also sent to the engines as option Rules
+  -rules STRING          the rule options (docs/rules.md); also sent to the engines as option Rules
   -games N               games per pairing per round (1)
   -rounds N              rounds (1; with -sprt: until a bound is crossed)
   -repeat                play each opening twice, colours swapped (game pairs)

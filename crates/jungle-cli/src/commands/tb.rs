@@ -11,7 +11,6 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use jungle_rules::{Position, Rules};
 use jungle_tb::{
@@ -67,7 +66,7 @@ struct ProbeArgs {
     /// The directory of tables.
     #[arg(long)]
     dir: PathBuf,
-    /// The position (RULES.md FEN).
+    /// The position (docs/rules.md FEN).
     #[arg(long)]
     fen: String,
     /// The rule option string; must be the rules the tables were made under. Default: the standard rules.
@@ -261,36 +260,10 @@ fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The rules of a directory's tables (from the first header) and the tables.
+/// The tables of a directory under the rules they were made with.
 fn open_dir(dir: &Path) -> anyhow::Result<(Rules, Tablebases)> {
-    if !dir.is_dir() {
-        return Err(bad_input(format!("{} is not a directory", dir.display())));
-    }
-    let mut first = None;
-    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|e| e == file::EXTENSION) {
-            first = Some(path);
-            break;
-        }
-    }
-    let Some(first) = first else {
-        return Err(bad_input(format!(
-            "no tables (*.{}) in {}",
-            file::EXTENSION,
-            dir.display()
-        )));
-    };
-    let header = file::read_header(&first).map_err(classify)?;
-    let rules: Rules = header.rules.parse().map_err(|e| {
-        bad_input(format!(
-            "{}: rules \"{}\" in header: {e}",
-            first.display(),
-            header.rules
-        ))
-    })?;
-    let tables = Tablebases::open(dir, &rules).map_err(classify)?;
-    Ok((rules, tables))
+    let tables = Tablebases::open_dir(dir).map_err(classify)?;
+    Ok((tables.rules().clone(), tables))
 }
 
 fn stats(dir: &Path) -> anyhow::Result<ExitCode> {

@@ -66,8 +66,11 @@ class JungleEnv(gymnasium.Env):
             mask = self.game.action_mask()
             self.game.play_action(int(self.np_random.choice(np.flatnonzero(mask))))
         elif isinstance(self.opponent, Engine):
-            self.game.play(self.opponent.search(self.game, depth=self.opponent_depth).best_move)
-        else:
+            best = self.opponent.search(self.game, depth=self.opponent_depth).best_move
+            if best is None:  # only when the game is over, which the callers rule out
+                raise RuntimeError(f"the engine found no move in {self.game.fen()}")
+            self.game.play(best)
+        elif callable(self.opponent):
             self.game.play(self.opponent(self.game))
 
     def _reward(self, side: Side) -> float:

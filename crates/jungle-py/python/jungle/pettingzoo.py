@@ -72,7 +72,7 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = AGENTS[self.game.turn]
 
     def step(self, action: Optional[int]) -> None:
@@ -80,6 +80,8 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise ValueError(f"{agent} is to move: None is only for agents whose game has ended")
         self._cumulative_rewards[agent] = 0
         self.game.play_action(int(action))
         outcome = self.game.outcome()

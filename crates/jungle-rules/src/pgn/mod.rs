@@ -1,4 +1,4 @@
-//! Game records in PGN (RULES.md, Notation): the seven standard tags, `Variant`, `FEN` when the game does not
+//! Game records in PGN (docs/rules.md §8): the seven standard tags, `Variant`, `FEN` when the game does not
 //! start from the start position of its board, `Rules` when the rules are not the standard ones, and
 //! `Termination` when the game is over; moves in move notation with chess move numbers (`1...` when Red
 //! moves first).
@@ -48,10 +48,12 @@ const ROSTER: [(&str, &str); 6] = [
 const LINE_WIDTH: usize = 80;
 
 /// A game with its record's tags. The game carries the rules, start position, moves and result; the tag list
-/// carries everything else (players, event, date, …).
+/// carries everything else (players, event, date, …), and the comments are written among the moves.
 #[derive(Clone, Debug)]
 pub struct PgnGame {
     tags: Vec<(String, String)>,
+    /// Each comment with the number of moves before it, in the order they were added.
+    comments: Vec<(usize, String)>,
     pub game: Game,
 }
 
@@ -69,8 +71,29 @@ impl PgnGame {
     pub fn new(game: Game) -> PgnGame {
         PgnGame {
             tags: Vec::new(),
+            comments: Vec::new(),
             game,
         }
+    }
+
+    /// Adds a comment to be written after the first `after_moves` moves (0: before the first move; past the
+    /// last move: before the result), after any comment already there. A `}` in the text, which would end the
+    /// comment early, is written as `)`, and line breaks as spaces. Reading skips comments.
+    pub fn add_comment(&mut self, after_moves: usize, text: &str) {
+        let text = text
+            .chars()
+            .map(|c| match c {
+                '}' => ')',
+                c if c.is_control() => ' ',
+                c => c,
+            })
+            .collect();
+        self.comments.push((after_moves, text));
+    }
+
+    /// The comments with the number of moves before each, in the order they were added.
+    pub fn comments(&self) -> &[(usize, String)] {
+        &self.comments
     }
 
     /// The tags other than the [`DERIVED_TAGS`], in the order they were read or set.
@@ -169,8 +192,28 @@ impl fmt::Display for PgnGame {
         }
         writeln!(f)?;
 
+        // The movetext as tokens (a numbered move stays one token), then wrapped into lines.
+        let moves = game.moves();
+        let comments_after = |played: usize| {
+            let last = played == moves.len();
+            self.comments
+                .iter()
+                .filter(move |(after, _)| *after == played || (last && *after > played))
+                .map(|(_, text)| format!("{{{text}}}"))
+        };
+        let mut tokens: Vec<String> = comments_after(0).collect();
+        for (i, m) in moves.iter().enumerate() {
+            let before = &game.positions()[i];
+            tokens.push(match before.side_to_move() {
+                Side::Blue => format!("{}. {m}", before.move_number()),
+                Side::Red if i == 0 => format!("{}... {m}", before.move_number()),
+                Side::Red => m.to_string(),
+            });
+            tokens.extend(comments_after(i + 1));
+        }
+        tokens.push(self.result().to_string());
         let mut line = String::new();
-        let mut push = |f: &mut fmt::Formatter<'_>, token: &str| -> fmt::Result {
+        for token in &tokens {
             if !line.is_empty() && line.len() + 1 + token.len() >= LINE_WIDTH {
                 writeln!(f, "{line}")?;
                 line.clear();
@@ -179,17 +222,7 @@ impl fmt::Display for PgnGame {
                 line.push(' ');
             }
             line.push_str(token);
-            Ok(())
-        };
-        for (i, m) in game.moves().iter().enumerate() {
-            let before = &game.positions()[i];
-            match before.side_to_move() {
-                Side::Blue => push(f, &format!("{}. {m}", before.move_number()))?,
-                Side::Red if i == 0 => push(f, &format!("{}... {m}", before.move_number()))?,
-                Side::Red => push(f, &m.to_string())?,
-            }
         }
-        push(f, self.result())?;
         writeln!(f, "{line}")?;
         writeln!(f)
     }

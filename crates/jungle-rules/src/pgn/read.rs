@@ -377,6 +377,7 @@ fn read_game(cursor: &mut Cursor<'_>) -> Result<PgnGame, Failure> {
     }
     Ok(PgnGame {
         tags: header.tags,
+        comments: Vec::new(),
         game,
     })
 }

@@ -288,7 +288,7 @@ impl Rules {
 
     /// Whether `attacker` of `side`, moving from `from`, may capture the enemy `defender` standing on `to`.
     ///
-    /// This is the single statement of the capture rules (RULES.md, Capturing, and the options); the move
+    /// This is the single statement of the capture rules (docs/rules.md §4 and §6); the move
     /// generator asks it for every move that lands on an enemy piece.
     pub fn can_capture(
         &self,
@@ -402,7 +402,7 @@ impl FromStr for Rules {
 }
 
 impl fmt::Display for Rules {
-    /// The canonical option string: the options that differ from the default, in the order of RULES.md;
+    /// The canonical option string: the options that differ from the default, in the order of docs/rules.md;
     /// `standard` when none does. Parsing it gives back equal rules.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let defaults = RuleOptions::default();

@@ -1,4 +1,4 @@
-//! The rule options of RULES.md as plain values, their names, their text forms and the presets.
+//! The rule options of docs/rules.md as plain values, their names, their text forms and the presets.
 
 use std::fmt;
 
@@ -41,7 +41,7 @@ pub enum BoardKind {
     AnimalCheckers,
 }
 
-/// Every option of RULES.md, unvalidated. Turn it into [`Rules`](super::Rules) with `Rules::new`.
+/// Every option of docs/rules.md, unvalidated. Turn it into [`Rules`](super::Rules) with `Rules::new`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RuleOptions {
     pub elephant_captures_rat: ElephantCapturesRat,
@@ -91,7 +91,7 @@ pub struct OptionInfo {
     pub help: &'static str,
 }
 
-/// Every option, in the order of RULES.md (also the order of the canonical option string).
+/// Every option, in the order of docs/rules.md (also the order of the canonical option string).
 pub const OPTIONS: &[OptionInfo] = &[
     OptionInfo {
         name: "elephant-captures-rat",

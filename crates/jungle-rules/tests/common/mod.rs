@@ -1,10 +1,10 @@
-//! Shared by the property tests: the option sets of RULES.md and random reachable positions.
+//! Shared by the property tests: the option sets of docs/rules.md and random reachable positions.
 #![allow(dead_code)] // each test binary uses a different part
 
 use jungle_rules::{Move, Position, Rules, terrain::DENS};
 use proptest::prelude::*;
 
-/// Every option set of RULES.md: each preset, and each non-default value of each option (the default values
+/// Every option set of docs/rules.md: each preset, and each non-default value of each option (the default values
 /// are the `standard` set), plus a few combinations where options meet (swimming Dogs leaving the water,
 /// traps and Elephants, jumpers).
 pub const OPTION_SETS: &[&str] = &[

@@ -1,7 +1,7 @@
-//! A slow, obviously-correct move generator, written from RULES.md alone to check the fast one.
+//! A slow, obviously-correct move generator, written from docs/rules.md alone to check the fast one.
 //!
 //! It shares nothing with the library's generator: it reads the position from its FEN text, names squares by
-//! file letter and rank digit, lists the terrain and the river jumps as RULES.md words them, and decides each
+//! file letter and rank digit, lists the terrain and the river jumps as docs/rules.md words them, and decides each
 //! candidate move by asking the rules one question at a time. It takes the option values from
 //! `Rules::options()` (plain data; the option parser has its own tests) and nothing else from the library.
 //! Speed does not matter here; clarity does.
@@ -34,7 +34,7 @@ pub struct Man {
     pub kind: Kind,
 }
 
-/// A square as (file 0..7 for a..g, rank 1..=9), the way RULES.md names it.
+/// A square as (file 0..7 for a..g, rank 1..=9), the way docs/rules.md names it.
 pub type Sq = (u8, u8);
 
 pub fn name(sq: Sq) -> String {
@@ -123,7 +123,7 @@ impl Board {
     }
 }
 
-/// The board's terrain under the `board` option, listed square by square as RULES.md names it.
+/// The board's terrain under the `board` option, listed square by square as docs/rules.md names it.
 struct Terrain {
     water: Vec<Sq>,
     blue_traps: Vec<Sq>,
@@ -177,7 +177,7 @@ impl Terrain {
         }
     }
 
-    /// The river jumps of RULES.md.
+    /// The river jumps of docs/rules.md.
     fn river_jumps() -> Vec<(Sq, Sq, Vec<Sq>, bool)> {
         let mut jumps = Vec::new();
         // Vertically: rank 3 <-> rank 7 on files b, c, e, f, over ranks 4, 5, 6.
@@ -246,7 +246,7 @@ pub fn decided(board: &Board, o: &RuleOptions) -> bool {
     false
 }
 
-/// Whether `attacker` moving from `from` may capture the enemy `defender` on `to` (RULES.md, Capturing).
+/// Whether `attacker` moving from `from` may capture the enemy `defender` on `to` (docs/rules.md §4).
 fn may_capture(
     terrain: &Terrain,
     o: &RuleOptions,
