@@ -92,6 +92,8 @@ pub struct Thinker {
     last_ticket: u64,
     pending: Option<Pending>,
     progress: Option<String>,
+    /// Answers of cancelled or superseded searches that arrived and were dropped.
+    stale_answers: u64,
 }
 
 impl fmt::Debug for Thinker {
@@ -114,6 +116,7 @@ impl Thinker {
             last_ticket: 0,
             pending: None,
             progress: None,
+            stale_answers: 0,
         }
     }
 
@@ -169,6 +172,12 @@ impl Thinker {
         self.progress.as_deref()
     }
 
+    /// How many answers of cancelled or superseded searches have arrived and been dropped (so a caller can
+    /// tell that a late answer came and was ignored, rather than guessing how long to wait for it).
+    pub fn stale_answers(&self) -> u64 {
+        self.stale_answers
+    }
+
     /// Stops the running search: its answer, if one still comes, is ignored.
     pub fn cancel(&mut self) {
         if let Some(pending) = self.pending.take() {
@@ -217,7 +226,11 @@ impl Thinker {
                 self.progress = None;
                 Some(answer)
             }
-            _ => None,
+            Message::Done(_) => {
+                self.stale_answers += 1;
+                None
+            }
+            Message::Progress { .. } => None,
         }
     }
 }
@@ -316,8 +329,12 @@ mod tests {
         assert_eq!(answer.purpose, Purpose::Play);
         assert_eq!(answer.best, Some("a7a6".parse().unwrap()));
         assert_eq!(thinker.pending(), None);
-        std::thread::sleep(Duration::from_millis(20));
-        assert_eq!(thinker.poll(), None, "the stale hint is dropped");
+        // The hint's search still answers: once that answer has come, it has been dropped.
+        while thinker.stale_answers() == 0 {
+            assert_eq!(thinker.poll(), None, "the stale hint is dropped");
+            std::thread::yield_now();
+        }
+        assert_eq!(thinker.stale_answers(), 1);
     }
 
     #[test]

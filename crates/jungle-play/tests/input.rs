@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::*;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -338,10 +338,21 @@ fn a_hint_asked_for_before_a_move_is_not_shown_after_it() {
     type_keys(&mut app, "a3a4");
     assert_eq!(app.thinking(), None, "the hint's search is forgotten");
     gate.open();
-    assert!(!app.wait_for_engine(Duration::from_millis(200)));
-    std::thread::sleep(Duration::from_millis(50));
-    app.update();
+    // Nothing is pending, so there is nothing to wait for; the cancelled search still answers, and once that
+    // answer has come it has been ignored.
+    assert!(!app.wait_for_engine(PATIENCE));
+    let deadline = Instant::now() + PATIENCE;
+    while app.stale_answers() == 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the cancelled hint search never answered"
+        );
+        app.update();
+        std::thread::yield_now();
+    }
+    assert_eq!(app.stale_answers(), 1);
     assert_eq!(app.hint(), None);
+    assert_eq!(app.thinking(), None);
     assert_eq!(moves(&app), ["a3a4"]);
 }
 
@@ -412,7 +423,21 @@ fn watching_the_engine_play_itself_can_be_paused() {
     assert!(app.is_paused());
     app.update();
     let before = moves(&app).len();
-    assert!(!app.wait_for_engine(Duration::from_millis(50)) || moves(&app).len() == before + 1);
+    // A search already running when the game was paused still delivers its move; none starts after it.
+    if app.thinking().is_some() {
+        assert!(app.wait_for_engine(PATIENCE));
+    }
+    let after = moves(&app).len();
+    assert!(
+        after == before || after == before + 1,
+        "{before} -> {after}"
+    );
+    assert_eq!(app.thinking(), None, "no search starts while paused");
+    assert!(
+        !app.wait_for_engine(PATIENCE),
+        "nothing is left to wait for"
+    );
+    assert_eq!(moves(&app).len(), after);
     press(&mut app, KeyCode::Char('r'));
     assert_eq!(
         app.status().kind,

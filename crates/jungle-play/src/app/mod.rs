@@ -200,6 +200,11 @@ impl App {
     pub fn thinking(&self) -> Option<Purpose> {
         self.thinker.pending()
     }
+    /// How many answers of cancelled searches (a hint overtaken by a move, an engine move taken back) came
+    /// late and were ignored.
+    pub fn stale_answers(&self) -> u64 {
+        self.thinker.stale_answers()
+    }
     /// How far the running search has got (`depth 7, +0.35`), once it has said.
     pub fn thinking_progress(&self) -> Option<&str> {
         self.thinker.progress()
