@@ -1,25 +1,12 @@
 //! `jungle play` in line mode (standard input is a pipe, not a terminal): scripted games.
 
-use std::io::Write;
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 fn jungle_play(args: &[&str], script: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the jungle binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    common::jungle_with_input(&[&["play"], args].concat(), script)
 }
 
 fn temp_file(name: &str) -> PathBuf {

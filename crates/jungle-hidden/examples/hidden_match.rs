@@ -4,7 +4,8 @@
 //! cargo run --release -p jungle-hidden --example hidden_match -- --opponent one-world --games 200 --ms 50
 //! ```
 //! Options: `--opponent random|one-world|truth` (default one-world), `--games N` (200), `--ms T` per move for
-//! both sides (50), `--level L` of the AI (8), `--rules OPTS` (standard), `--seed S` (1), `--worlds W` (the level's). Colours alternate;
+//! both sides (50), `--level L` of the AI (8), `--rules OPTS` (standard), `--seed S` (1), `--worlds W` and
+//! `--vote 0|1` (worlds per move and whether they vote; the level's by default). Colours alternate;
 //! every setup is random; a game still going after 300 plies counts as a draw.
 
 use std::time::Duration;
@@ -33,6 +34,8 @@ struct Options {
     seed: u64,
     /// Worlds per move instead of the level's.
     worlds: Option<usize>,
+    /// The worlds vote (each searched whole) instead of scoring every move in every world.
+    vote: Option<bool>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -44,6 +47,7 @@ fn parse_args() -> Result<Options, String> {
         rules: Rules::default(),
         seed: 1,
         worlds: None,
+        vote: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
@@ -73,6 +77,7 @@ fn parse_args() -> Result<Options, String> {
             "--level" => options.level = number()?.clamp(1, 8) as u8,
             "--seed" => options.seed = number()?,
             "--worlds" => options.worlds = Some(number()?.max(1) as usize),
+            "--vote" => options.vote = Some(number()? != 0),
             "--rules" => options.rules = value.parse().map_err(|e| format!("--rules: {e}"))?,
             _ => return Err(format!("unknown option {name}")),
         }
@@ -95,12 +100,12 @@ fn main() {
     for i in 0..options.games {
         let ai_side = if i % 2 == 0 { Side::Blue } else { Side::Red };
         let mut ai = HiddenAi::new(options.level, rng.random());
-        if let Some(worlds) = options.worlds {
-            ai = ai.with_plan(LevelPlan {
-                worlds,
-                ..LevelPlan::of(options.level)
-            });
-        }
+        let level_plan = LevelPlan::of(options.level);
+        ai = ai.with_plan(LevelPlan {
+            worlds: options.worlds.unwrap_or(level_plan.worlds),
+            vote: options.vote.unwrap_or(level_plan.vote),
+            ..level_plan
+        });
         let mut truth = HiddenAi::new(options.level, rng.random());
         let mut one_world = OneWorld::new(rng.random());
         let ai_setup = ai.choose_setup(&options.rules, ai_side);

@@ -5,6 +5,7 @@ mod arrangement;
 mod game;
 pub mod moves;
 pub mod record;
+pub mod twins;
 mod view;
 
 pub use arrangement::{Arrangement, ArrangementError};

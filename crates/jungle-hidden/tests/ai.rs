@@ -32,7 +32,7 @@ fn the_choice_does_not_change_when_only_hidden_information_does() {
         play(g, "a3a4 b8b9 a4a5 b9b8 g3g4 g9g8");
     }
     assert_eq!(a.view(Some(Side::Blue)), b.view(Some(Side::Blue)));
-    for level in [3, 6] {
+    for level in [3, 6, 7] {
         let choice_a = HiddenAi::new(level, 11).choose(&a.view(Some(Side::Blue)), None);
         let choice_b = HiddenAi::new(level, 11).choose(&b.view(Some(Side::Blue)), None);
         assert!(choice_a.is_some());

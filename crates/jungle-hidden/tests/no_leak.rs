@@ -3,11 +3,12 @@
 
 use jungle_hidden::moves::reveals_mover;
 use jungle_hidden::record::Record;
-use jungle_hidden::{Arrangement, Effect, HiddenGame};
+use jungle_hidden::twins::Twins;
+use jungle_hidden::{Effect, HiddenGame};
 use jungle_rules::{Rules, Side};
 use proptest::prelude::*;
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
 
 const PRESETS: [&str; 5] = [
     "standard",
@@ -39,33 +40,20 @@ proptest! {
     fn what_blue_and_spectators_receive_does_not_depend_on_reds_secret(seed in any::<u64>(), preset in 0..PRESETS.len()) {
         let rules: Rules = PRESETS[preset].parse().unwrap();
         let mut rng = StdRng::seed_from_u64(seed);
-        let blue = Arrangement::random(&rules, Side::Blue, &mut rng);
-        let mut games: Vec<HiddenGame> = (0..2)
-            .map(|_| {
-                let red = Arrangement::random(&rules, Side::Red, &mut rng);
-                HiddenGame::new(rules.clone(), blue.clone(), red).unwrap()
-            })
-            .collect();
+        let mut twins = Twins::random(&rules, &mut rng);
         for _ in 0..200 {
-            if games.iter().any(HiddenGame::is_over) {
+            if twins.games.iter().any(HiddenGame::is_over) {
+                // The end shows every animal: from here the twins may differ.
                 break;
             }
             for viewer in [Some(Side::Blue), None] {
-                prop_assert_eq!(sent_to(&games[0], viewer), sent_to(&games[1], viewer));
+                prop_assert_eq!(sent_to(&twins.games[0], viewer), sent_to(&twins.games[1], viewer));
             }
-            let common: Vec<_> = games[0]
-                .legal_moves()
-                .as_slice()
-                .iter()
-                .copied()
-                .filter(|&m| games[1].legal_moves().contains(m))
-                .collect();
-            if common.is_empty() {
+            let Some(m) = twins.shared_move(&mut rng) else {
                 break;
-            }
-            let m = common[rng.random_range(0..common.len())];
+            };
             let mut publics = Vec::new();
-            for game in &mut games {
+            for game in &mut twins.games {
                 let opponent_view = game.view(Some(!game.side_to_move()));
                 let known_before = opponent_view.piece_at(m.from).and_then(|s| s.animal).is_some();
                 let public = game.play(m).unwrap();
@@ -84,9 +72,9 @@ proptest! {
             }
         }
         // Mid-game, a record held by Blue or a spectator never carries Red's setup.
-        if !games[0].is_over() {
-            prop_assert!(!Record::of(&games[0], Some(Side::Blue), &[]).to_pgn().contains("RedSetup"));
-            prop_assert!(!Record::of(&games[0], None, &[]).to_pgn().contains("Setup"));
+        if !twins.games[0].is_over() {
+            prop_assert!(!Record::of(&twins.games[0], Some(Side::Blue), &[]).to_pgn().contains("RedSetup"));
+            prop_assert!(!Record::of(&twins.games[0], None, &[]).to_pgn().contains("Setup"));
         }
     }
 }

@@ -3,6 +3,7 @@
 pub mod app;
 pub mod clock;
 pub mod config;
+pub mod hidden;
 pub mod opponent;
 pub mod record;
 pub mod render;

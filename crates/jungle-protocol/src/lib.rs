@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 mod command;
+mod hidden;
 mod info;
 mod input;
 mod perft;
@@ -8,6 +9,7 @@ mod response;
 mod session;
 
 pub use command::{Command, GoParams, ParseCommandError, StartPosition};
+pub use hidden::{HiddenSession, position_line};
 pub use info::{Info, ParseInfoError, ScoreBound, WireScore};
 pub use input::MAX_LINE_BYTES;
 pub use response::{OptionKind, OptionSpec, ParseResponseError, Response};

@@ -12,7 +12,14 @@ use jungle_play::record::read_pgn;
 use jungle_play::{App, JungleEngine, Mode, PlayConfig, TimeControl};
 use jungle_rules::Game;
 
-use crate::input::{PositionArgs, bad_input};
+use jungle_hidden::ai::HiddenAi;
+use jungle_hidden::{Arrangement, HiddenGame};
+use jungle_play::hidden::HiddenMatch;
+use jungle_rules::Side;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use crate::input::{PositionArgs, bad_input, parse_rules};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -45,9 +52,19 @@ pub struct Args {
     /// The line mode even on a terminal.
     #[arg(long)]
     lines: bool,
+    /// Hidden Jungle against the engine (line mode; docs/hidden.md): enemy pieces stay unknown until revealed.
+    #[arg(long, conflicts_with_all = ["fen", "load", "tc"])]
+    hidden: bool,
+    /// With --hidden: your setup as animal letters in start-square order (e.g. `TLCDEWPR` for Blue); random by
+    /// default.
+    #[arg(long, requires = "hidden")]
+    setup: Option<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.hidden {
+        return run_hidden(&args);
+    }
     let mode: Mode = args.mode.parse().map_err(bad_input)?;
     let time_control = args
         .tc
@@ -90,6 +107,51 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if !app.is_dirty() && !app.game().moves().is_empty() {
             println!("game saved to {}", app.config().save_path.display());
         }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `jungle play --hidden`: the human's setup (given or random), the AI's own, then the game in lines; the
+/// record (with both setups once the game is over) is saved to `--save` or the default name.
+fn run_hidden(args: &Args) -> anyhow::Result<ExitCode> {
+    let rules = parse_rules(&args.position.rules)?;
+    let human = parse_side(&args.side).map_err(bad_input)?;
+    if args.mode != "engine" {
+        return Err(bad_input(
+            "--hidden plays against the engine (--mode engine)",
+        ));
+    }
+    if !(1..=8).contains(&args.level) {
+        return Err(bad_input("--level must be 1 to 8"));
+    }
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let own = match &args.setup {
+        Some(text) => Arrangement::parse(&rules, human, text)
+            .map_err(|e| bad_input(format!("--setup: {e}")))?,
+        None => Arrangement::random(&rules, human, &mut rng),
+    };
+    let ai = HiddenAi::new(args.level, rng.random());
+    let theirs = ai.choose_setup(&rules, !human);
+    let (blue, red) = match human {
+        Side::Blue => (own, theirs),
+        Side::Red => (theirs, own),
+    };
+    let game = HiddenGame::new(rules, blue, red).map_err(bad_input)?;
+    let mut hidden = HiddenMatch {
+        game,
+        human,
+        ai,
+        movetime: Duration::from_millis(args.movetime),
+    };
+    let stdin = std::io::stdin();
+    let record = hidden.run(stdin.lock(), &mut std::io::stdout().lock())?;
+    if !record.moves.is_empty() {
+        let path = args.save.clone().unwrap_or_else(default_save_path);
+        std::fs::write(&path, record.to_pgn())?;
+        println!("game saved to {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }

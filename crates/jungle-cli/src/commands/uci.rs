@@ -2,13 +2,21 @@
 
 use std::process::ExitCode;
 
-use jungle_protocol::Session;
+use jungle_protocol::{HiddenSession, Session};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Play Hidden Jungle: the `hidden setup` / `hidden position` extension (docs/hidden.md).
+    #[arg(long)]
+    hidden: bool,
+}
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stdin = std::io::stdin().lock();
-    Session::new(stdin, std::io::stdout()).run()?;
+    if args.hidden {
+        HiddenSession::new(stdin, std::io::stdout()).run()?;
+    } else {
+        Session::new(stdin, std::io::stdout()).run()?;
+    }
     Ok(ExitCode::SUCCESS)
 }

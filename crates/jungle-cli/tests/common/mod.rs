@@ -12,6 +12,26 @@ pub fn jungle(args: &[&str]) -> Output {
         .expect("the jungle binary runs")
 }
 
+/// Runs `jungle ARGS` with `script` on its standard input (a pipe, so interactive commands use line mode).
+pub fn jungle_with_input(args: &[&str], script: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the jungle binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("utf-8 output")
 }

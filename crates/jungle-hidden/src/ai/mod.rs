@@ -37,21 +37,30 @@ const HASH_MB: usize = 8;
 pub struct LevelPlan {
     pub worlds: usize,
     pub max_depth: u32,
+    /// Whether each world is searched whole by the engine and the worlds vote, instead of every root move
+    /// being scored in every world.
+    pub vote: bool,
 }
 
 impl LevelPlan {
     pub fn of(level: u8) -> LevelPlan {
-        let (worlds, max_depth) = match level.clamp(1, 8) {
+        let level = level.clamp(1, 8);
+        let (worlds, max_depth) = match level {
             1 => (2, 1),
             2 => (3, 1),
             3 => (4, 2),
             4 => (4, 3),
             5 => (6, 4),
             6 => (6, 5),
-            7 => (8, 6),
-            _ => (8, 12),
+            7 => (3, 8),
+            _ => (3, 64),
         };
-        LevelPlan { worlds, max_depth }
+        LevelPlan {
+            worlds,
+            max_depth,
+            // At the top levels depth counts most: each world is searched whole and the worlds vote.
+            vote: level >= 7,
+        }
     }
 }
 
@@ -146,6 +155,9 @@ impl HiddenAi {
             return root.first().copied();
         }
         let rules = view.rules();
+        if plan.vote {
+            return self.vote(view, root, &worlds, time, plan, start);
+        }
         // Each depth scores the candidates in every world; the next, deeper one only the better half of them
         // (at least `MIN_CANDIDATES`), so the time goes to depth where the choice is made.
         let mut candidates: Vec<Move> = root.to_vec();
@@ -199,6 +211,59 @@ impl HiddenAi {
         self.report.elapsed = start.elapsed();
         self.report.scores = scores;
         Some(self.report.scores[chosen].0)
+    }
+}
+
+impl HiddenAi {
+    /// Each world searched by the engine alone with an equal share of the time; the move most worlds choose
+    /// wins (ties to the higher total score).
+    fn vote(
+        &mut self,
+        view: &View,
+        root: &[Move],
+        worlds: &[jungle_rules::Position],
+        time: Option<Duration>,
+        plan: LevelPlan,
+        start: Instant,
+    ) -> Option<Move> {
+        let slice = time.map(|t| t / worlds.len() as u32);
+        let mut tally: Vec<(Move, u32, i64)> = Vec::new();
+        for world in worlds {
+            self.engine.set_game(&jungle_rules::Game::from_position(
+                view.rules().clone(),
+                *world,
+            ));
+            let limits = Limits {
+                depth: slice.is_none().then_some(plan.max_depth),
+                movetime: slice,
+                ..Limits::default()
+            };
+            let result = self.engine.go(&limits, &mut |_| {});
+            self.report.world_searches += 1;
+            self.report.depth = self.report.depth.max(result.depth);
+            let Some(m) = result.best_move.filter(|&m| root.contains(&m)) else {
+                continue;
+            };
+            let value = i64::from(search::score_value(result.score));
+            match tally.iter_mut().find(|(t, _, _)| *t == m) {
+                Some((_, votes, total)) => {
+                    *votes += 1;
+                    *total += value;
+                }
+                None => tally.push((m, 1, value)),
+            }
+        }
+        tally.sort_by_key(|&(_, votes, total)| std::cmp::Reverse((votes, total)));
+        self.report.worlds = worlds.len();
+        self.report.elapsed = start.elapsed();
+        self.report.scores = tally
+            .iter()
+            .map(|&(m, votes, total)| (m, (total / i64::from(votes)) as i32))
+            .collect();
+        tally
+            .first()
+            .map(|&(m, _, _)| m)
+            .or_else(|| root.first().copied())
     }
 }
 

@@ -1,0 +1,119 @@
+//! The Hidden Jungle protocol extension: an engine session that gets its own setup and the public moves, and a
+//! position line that never carries the other side's animals.
+
+use jungle_hidden::twins::Twins;
+use jungle_hidden::{Arrangement, HiddenGame};
+use jungle_protocol::{HiddenSession, position_line};
+use jungle_rules::{Move, Rules, Side};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+fn session(input: &str) -> String {
+    let out = HiddenSession::new(input.as_bytes(), Vec::new())
+        .run()
+        .unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn an_engine_answers_setup_and_go_with_a_legal_choice() {
+    let out = session(
+        "uci\nisready\nsetoption name Skill Level value 2\nhidden setup red rules modern\nquit\n",
+    );
+    assert!(
+        out.contains("id name") && out.contains("uciok") && out.contains("readyok"),
+        "{out}"
+    );
+    let setup = out.lines().find_map(|l| l.strip_prefix("setup ")).unwrap();
+    let rules: Rules = "modern".parse().unwrap();
+    Arrangement::parse(&rules, Side::Red, setup).unwrap();
+
+    let rules = Rules::default();
+    let mut game = HiddenGame::new(
+        rules.clone(),
+        Arrangement::standard(&rules, Side::Blue),
+        Arrangement::parse(&rules, Side::Red, "LPWEDCRT").unwrap(),
+    )
+    .unwrap();
+    for m in ["a3a4", "b8b9", "a4a5"] {
+        game.play(m.parse().unwrap()).unwrap();
+    }
+    let view = game.view(Some(Side::Red));
+    let line = position_line(&view, game.arrangement(Side::Red));
+    assert_eq!(
+        line,
+        "hidden position red setup LPWEDCRT moves a3a4 b8b9 a4a5"
+    );
+    let out = session(&format!(
+        "setoption name Skill Level value 1\n{line}\ngo movetime 50\n"
+    ));
+    let best: Move = out
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(view.legal_moves().contains(best), "{out}");
+}
+
+#[test]
+fn lines_that_cannot_be_obeyed_get_an_error_and_change_nothing() {
+    for bad in [
+        "hidden setup green",
+        "hidden setup blue rules nonsense=1",
+        "hidden position blue",
+        "hidden position blue setup TLCDEWPRR",
+        "hidden position blue setup TLCDEWPR moves a3a4 a3a4",
+        "hidden position blue setup TLCDEWPR moves a3a4 a7a6=C/L",
+        "hidden position blue setup TLCDEWPR moves zz",
+        "hidden frobnicate",
+        "go movetime 10",
+        "position startpos",
+        "setoption name Hash value 1",
+        "setoption name Skill Level value 99",
+        "gibberish",
+    ] {
+        let out = session(&format!("{bad}\n"));
+        assert!(out.starts_with("info string error:"), "{bad}: {out}");
+        assert!(!out.contains("bestmove"), "{bad}: {out}");
+    }
+    // Not the engine's move: Blue is to move at the start, the engine plays Red.
+    let out = session("hidden position red setup RPWEDCLT\ngo movetime 10\n");
+    assert!(out.contains("info string error: go: it is not"), "{out}");
+    // An overlong line is refused, and the session goes on.
+    let long = format!(
+        "hidden position blue setup TLCDEWPR moves {}\nisready\n",
+        "a3a4 ".repeat(jungle_protocol::MAX_LINE_BYTES / 5 + 1)
+    );
+    let out = session(&long);
+    assert!(
+        out.contains("longer than") && out.contains("readyok"),
+        "{out}"
+    );
+}
+
+#[test]
+fn the_position_line_of_a_seat_does_not_depend_on_the_other_sides_secret() {
+    let rules = Rules::default();
+    let mut rng = StdRng::seed_from_u64(17);
+    for _ in 0..30 {
+        let mut twins = Twins::random(&rules, &mut rng);
+        for _ in 0..120 {
+            let games = &twins.games;
+            if games.iter().any(HiddenGame::is_over) || games[0].history() != games[1].history() {
+                break;
+            }
+            let lines: Vec<String> = games
+                .iter()
+                .map(|g| position_line(&g.view(Some(Side::Blue)), g.arrangement(Side::Blue)))
+                .collect();
+            assert_eq!(lines[0], lines[1]);
+            let Some(m) = twins.shared_move(&mut rng) else {
+                break;
+            };
+            for g in &mut twins.games {
+                g.play(m).unwrap();
+            }
+        }
+    }
+}
