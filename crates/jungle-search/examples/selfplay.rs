@@ -2,10 +2,11 @@
 //! play pairs of games from random balanced openings, colours swapped within a pair.
 //!
 //! `cargo run --release -p jungle-search --example selfplay -- --a all --b none --games 100 --movetime 100`
+//! (`--depth-a N` / `--depth-b N` give one side a fixed depth instead; `--rules modern` other rules)
 //!
 //! A configuration is `all` (the engine's defaults, `Features::ALL`), `none`, or `all-FEATURE,...` / `none+FEATURE,...` with features `nmp` (null move),
 //! `rfp` (reverse futility), `lmr`, `lmp`, `fut` (futility), `asp` (aspiration), `qthreat` (den threats in
-//! quiescence), `guard` (no pruning on a den attack), `iir`; `--weights-a FILE` / `--weights-b FILE` evaluate with the weights listed in FILE (the
+//! quiescence), `guard` (no pruning on a den attack), `iir`, `approach` (den approach moves never pruned); `--weights-a FILE` / `--weights-b FILE` evaluate with the weights listed in FILE (the
 //! `tune fit` output list). Prints the score and the Elo difference of A over B with its 95% error.
 use std::time::Duration;
 
@@ -13,27 +14,43 @@ use jungle_rules::{Game, Outcome, Rules, Side};
 use jungle_search::{Engine, EngineOptions, Features, Limits};
 
 fn features(spec: &str) -> Features {
-    let (mut f, rest, on) = if let Some(rest) = spec.strip_prefix("all") {
-        (Features::ALL, rest, false)
+    let (mut f, rest) = if let Some(rest) = spec.strip_prefix("all") {
+        (Features::ALL, rest)
     } else if let Some(rest) = spec.strip_prefix("none") {
-        (Features::NONE, rest, true)
+        (Features::NONE, rest)
     } else {
         panic!("configuration {spec}: start with all or none");
     };
-    for name in rest.split([',', '-', '+']).filter(|s| !s.is_empty()) {
-        let field = match name {
-            "nmp" => &mut f.null_move,
-            "rfp" => &mut f.reverse_futility,
-            "lmr" => &mut f.late_move_reductions,
-            "lmp" => &mut f.late_move_pruning,
-            "fut" => &mut f.futility,
-            "asp" => &mut f.aspiration,
-            "qthreat" => &mut f.quiescence_threats,
-            "guard" => &mut f.guarded_pruning,
-            "iir" => &mut f.iir,
-            other => panic!("unknown feature {other}"),
-        };
-        *field = on;
+    // `-name` switches a feature off, `+name` on; after `all` a bare `,name` is off, after `none` on.
+    let mut on = spec.starts_with("none");
+    let mut name = String::new();
+    for c in rest.chars().chain(std::iter::once(',')) {
+        if matches!(c, ',' | '-' | '+') {
+            if !name.is_empty() {
+                let field = match name.as_str() {
+                    "nmp" => &mut f.null_move,
+                    "rfp" => &mut f.reverse_futility,
+                    "lmr" => &mut f.late_move_reductions,
+                    "lmp" => &mut f.late_move_pruning,
+                    "fut" => &mut f.futility,
+                    "asp" => &mut f.aspiration,
+                    "qthreat" => &mut f.quiescence_threats,
+                    "guard" => &mut f.guarded_pruning,
+                    "iir" => &mut f.iir,
+                    "approach" => &mut f.den_approach,
+                    other => panic!("unknown feature {other}"),
+                };
+                *field = on;
+                name.clear();
+            }
+            match c {
+                '-' => on = false,
+                '+' => on = true,
+                _ => {}
+            }
+        } else {
+            name.push(c);
+        }
     }
     f
 }
@@ -72,7 +89,7 @@ fn opening(rules: &Rules, rng: &mut Lcg, judge: &mut Engine) -> Game {
 }
 
 /// Plays one game; returns the result for Blue (1, 0.5, 0).
-fn play(start: &Game, blue: &mut Engine, red: &mut Engine, limits: &Limits) -> f64 {
+fn play(start: &Game, (blue, blue_limits): Player<'_>, (red, red_limits): Player<'_>) -> f64 {
     let mut game = start.clone();
     blue.clear();
     red.clear();
@@ -84,10 +101,10 @@ fn play(start: &Game, blue: &mut Engine, red: &mut Engine, limits: &Limits) -> f
                 None => 0.5,
             };
         }
-        let engine = if game.side_to_move() == Side::Blue {
-            &mut *blue
+        let (engine, limits) = if game.side_to_move() == Side::Blue {
+            (&mut *blue, blue_limits)
         } else {
-            &mut *red
+            (&mut *red, red_limits)
         };
         engine.set_game(&game);
         let m = engine
@@ -98,6 +115,9 @@ fn play(start: &Game, blue: &mut Engine, red: &mut Engine, limits: &Limits) -> f
     }
     0.5
 }
+
+/// An engine and the limits of its searches.
+type Player<'a> = (&'a mut Engine, &'a Limits);
 
 fn elo(score: f64) -> f64 {
     let s = score.clamp(1e-3, 1.0 - 1e-3);
@@ -125,6 +145,12 @@ fn main() {
     } else {
         Limits::movetime(Duration::from_millis(movetime))
     };
+    // `--depth-a N` / `--depth-b N`: a fixed depth for one side instead of the time or node limit.
+    let limits_of = |name: &str| match get(name, "").parse::<u32>() {
+        Ok(depth) => Limits::depth(depth),
+        Err(_) => limits.clone(),
+    };
+    let (limits_a, limits_b) = (limits_of("--depth-a"), limits_of("--depth-b"));
     let options = EngineOptions {
         hash_mb: 16,
         move_overhead_ms: 0,
@@ -157,8 +183,17 @@ fn main() {
     let mut results = Vec::new();
     for pair in 0..pairs {
         let start = opening(&rules, &mut rng, &mut judge);
-        let first = play(&start, &mut engine_a, &mut engine_b, &limits);
-        let second = 1.0 - play(&start, &mut engine_b, &mut engine_a, &limits);
+        let first = play(
+            &start,
+            (&mut engine_a, &limits_a),
+            (&mut engine_b, &limits_b),
+        );
+        let second = 1.0
+            - play(
+                &start,
+                (&mut engine_b, &limits_b),
+                (&mut engine_a, &limits_a),
+            );
         for r in [first, second] {
             results.push(r);
             match r {

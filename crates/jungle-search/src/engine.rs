@@ -10,7 +10,7 @@ use jungle_tb::Tablebases;
 
 use crate::eval::Evaluator;
 use crate::iterate::{IterationPlan, internal_to_score};
-use crate::search::{Control, Features, MAX_PLY, Worker};
+use crate::search::{Control, Features, MAX_PLY, Worker, table_fits_quiet_rule};
 use crate::skill::{Random, Skill};
 use crate::tt::TranspositionTable;
 use crate::{EngineOptions, Limits, Score, SearchInfo, SearchResult, StopHandle, time};
@@ -332,10 +332,21 @@ impl Engine {
         let mut best_move = best_move;
         // At the root the tables have the last word (at full strength): the search's move is kept when it has
         // the best table value (the search chooses among equally good moves), else the table's best move.
+        // Not when the quiet-ply rule may overrule the table's value: then the search, which counts quiet
+        // plies, decides.
         if skill.is_full_strength()
             && let Some(tb) = &self.tablebases
             && let Some(moves) = tb.probe_moves(&pos)
             && let Some(&(table_best, value)) = moves.first()
+            && table_fits_quiet_rule(
+                // The value after the table's move, one ply nearer the end, under that move's quiet count.
+                jungle_tb::Probe {
+                    plies: value.plies.map(|n| n.saturating_sub(1)),
+                    ..value
+                },
+                &pos.after(table_best),
+                self.game.rules(),
+            )
         {
             let keeps_value = moves
                 .iter()
@@ -357,7 +368,6 @@ impl Engine {
     }
 }
 
-/// A table value as a search score: a win or loss in `n` plies is `Mate(±n)`, a draw 0.
 /// A table of `wanted` MiB if the system can give it, else the largest it can (halving from the limit of
 /// [`crate::max_hash_mb`]; `previous` is tried first as the size known to work), with a notice saying so.
 fn allocate_table(
@@ -386,6 +396,7 @@ fn allocate_table(
     (Arc::new(table), notice)
 }
 
+/// A table value as a search score: a win or loss in `n` plies is `Mate(±n)`, a draw 0.
 fn table_score(value: jungle_tb::Probe) -> Score {
     let plies = value
         .plies

@@ -143,6 +143,9 @@ pub struct Evaluator {
     steps_allowed: BySide<[[Bitboard; 63]; 8]>,
     /// Squares within two steps of each side's den.
     den_zone: BySide<Bitboard>,
+    /// The squares next to two of the squares next to each side's den: a piece there threatens to step next to
+    /// the den on two sides at once (a den fork).
+    pub(crate) den_fork: BySide<Bitboard>,
     /// Squares within three steps of each side's den.
     den_approach: BySide<Bitboard>,
     /// The material value of each animal for move ordering and pruning margins.
@@ -217,6 +220,7 @@ impl Evaluator {
             psq,
             steps_allowed,
             den_zone: BySide::new(zone(Side::Blue, 2), zone(Side::Red, 2)),
+            den_fork: BySide::new(den_fork_squares(Side::Blue), den_fork_squares(Side::Red)),
             den_approach: BySide::new(zone(Side::Blue, 3), zone(Side::Red, 3)),
             value,
             jumpers_exist: Animal::ALL.into_iter().any(|a| rules.is_jumper(a)),
@@ -328,6 +332,15 @@ fn den_distances(rules: &Rules, side: Side, animal: Animal) -> [u8; 63] {
         frontier = next;
     }
     dist
+}
+
+/// The squares (not the den nor next to it) next to at least two squares next to `side`'s den.
+fn den_fork_squares(side: Side) -> Bitboard {
+    let neighbours = STEPS[DENS[side].index()];
+    Square::all()
+        .filter(|&s| s != DENS[side] && !neighbours.contains(s))
+        .filter(|s| (STEPS[s.index()] & neighbours).count() >= 2)
+        .collect()
 }
 
 #[cfg(test)]

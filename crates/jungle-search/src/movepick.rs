@@ -9,6 +9,10 @@ use crate::eval::Evaluator;
 const HASH_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 28;
 const DEN_THREAT: i32 = 1 << 27;
+/// A quiet move to a square next to two of the enemy den's neighbours: next move it may threaten the den from
+/// two sides at once, which no static evaluation sees, so it is searched early and never pruned or reduced as
+/// a quiet move.
+const DEN_FORK: i32 = (1 << 26) + (1 << 25);
 const KILLER: [i32; 2] = [1 << 26, (1 << 26) - 1];
 /// History scores stay within ±HISTORY_MAX so they never outrank killers.
 pub(crate) const HISTORY_MAX: i32 = 1 << 14;
@@ -76,10 +80,16 @@ impl MovePicker {
         hash_move: Option<Move>,
         killers: [Option<Move>; 2],
         history: &History,
+        approach: bool,
     ) -> MovePicker {
         let us = pos.side_to_move();
         let enemy = pos.side(!us);
         let den_neighbours = STEPS[DENS[!us].index()];
+        let den_fork = if approach {
+            eval.den_fork[!us]
+        } else {
+            Bitboard::EMPTY
+        };
         let mask = match wanted {
             Wanted::All => Bitboard::FULL,
             Wanted::Tactical { threats: true } => enemy | den_neighbours,
@@ -103,6 +113,8 @@ impl MovePicker {
                     CAPTURE + victim * 16 - eval.value[animal.index()] / 16
                 } else if den_neighbours.contains(to) {
                     DEN_THREAT
+                } else if den_fork.contains(to) {
+                    DEN_FORK + history.get(side, m) / 4
                 } else if Some(m) == killers[0] {
                     KILLER[0]
                 } else if Some(m) == killers[1] {
@@ -142,9 +154,10 @@ impl MovePicker {
         Some((self.moves[i], self.scores[i]))
     }
 
-    /// Whether an ordering score is that of a capture or den threat (a move never reduced or pruned).
+    /// Whether an ordering score is that of a capture, den threat or den fork (a move never reduced or
+    /// pruned).
     #[inline]
     pub fn is_tactical(score: i32) -> bool {
-        (DEN_THREAT..HASH_MOVE).contains(&score)
+        (DEN_FORK - HISTORY_MAX..HASH_MOVE).contains(&score)
     }
 }

@@ -180,3 +180,69 @@ fn a_missing_directory_is_reported_and_the_engine_plays_on() {
             .is_legal(game.rules(), result.best_move.unwrap())
     );
 }
+
+/// The position with its quiet-ply count set to `quiet` (the FEN's third field).
+fn with_quiet_plies(pos: Position, quiet: u32, rules: &Rules) -> Position {
+    let fen = pos.to_string();
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+    fields[2] = quiet.to_string();
+    Position::from_fen(&fields.join(" "), rules).unwrap()
+}
+
+/// Issue 17 item 2: the tables count plies to the end of the game, the quiet-ply rule plies since the last
+/// capture. In a two-piece ending every ply but the last is quiet, so a table win in `n` plies is a win only
+/// while `n` plies fit under the limit. With one ply too few the engine must not claim (or play for) the win;
+/// with exactly enough it must not let it slip.
+#[test]
+fn table_wins_respect_the_quiet_ply_limit() {
+    let rules = Rules::default();
+    let limit = rules.options().quiet_ply_limit;
+    let dir = scratch("quiet");
+    generate(&dir, &rules, &["E-r", "L-t"]);
+    let tables = Tablebases::open(&dir, &rules).unwrap();
+    let mut engine = engine_with_tables(&dir);
+    let mut checked = 0;
+    for (k, key) in ["E-r", "L-t"].iter().enumerate() {
+        let material = key.parse::<Material>().unwrap().canonical();
+        for pos in random_positions(material, &rules, 40, 31 + k as u64) {
+            let value = tables.probe(&pos).expect("covered");
+            let (Wdl::Win, Some(n)) = (value.wdl, value.plies) else {
+                continue;
+            };
+            if n < 3 {
+                continue;
+            }
+            checked += 1;
+            // One ply short: no win fits (every win needs n quiet plies at least).
+            let short = with_quiet_plies(pos, limit - n + 1, &rules);
+            engine.set_game(&Game::from_position(rules.clone(), short));
+            let result = engine.go(&Limits::depth(4), &mut |_| {});
+            assert!(
+                !matches!(result.score, Score::Mate(m) if m > 0),
+                "{short}: a table win in {n} plies claimed with {} quiet plies left: {:?}",
+                limit - short.quiet_plies(),
+                result.score
+            );
+            // Exactly enough: played out by the engine on both sides, the win is taken in time.
+            let exact = with_quiet_plies(pos, limit - n, &rules);
+            let mut game = Game::from_position(rules.clone(), exact);
+            let winner = exact.side_to_move();
+            while game.outcome().is_none() {
+                engine.set_game(&game);
+                let m = engine
+                    .go(&Limits::depth(2), &mut |_| {})
+                    .best_move
+                    .expect("a move");
+                game.play(m).unwrap();
+            }
+            assert_eq!(
+                game.outcome().unwrap().winner,
+                Some(winner),
+                "{exact}: the win in {n} plies slipped: {:?}",
+                game.outcome()
+            );
+        }
+    }
+    assert!(checked >= 10, "only {checked} wins found");
+    let _ = std::fs::remove_dir_all(&dir);
+}

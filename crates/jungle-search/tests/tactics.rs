@@ -2,7 +2,7 @@
 //! five plies under several rule sets) at a modest fixed depth.
 
 use jungle_rules::{Game, Position, Rules};
-use jungle_search::{Engine, EngineOptions, Limits, Score};
+use jungle_search::{Engine, EngineOptions, Features, Limits, Score};
 
 #[test]
 fn tactical_positions_are_solved() {
@@ -46,4 +46,35 @@ fn tactical_positions_are_solved() {
         cases += 1;
     }
     assert!(cases >= 10);
+}
+
+/// Issue 17 item 5 (depth 1 beat depth 3 by den entry): here Blue's Dog on e2 is all that keeps the Red
+/// Elephant on f2 from stepping to e2, two steps from Blue's den, from where it threatens e1 and d2 at once.
+/// Red's quiet approach was pruned as a late quiet move at the node below the root, so at depth 3 Blue moved
+/// the Dog away (e2e3, then mated in 3). Quiet moves to two steps of the enemy den are no longer pruned.
+#[test]
+fn a_double_den_threat_two_steps_away_is_seen_at_depth_3() {
+    let rules: Rules = "modern".parse().unwrap();
+    let pos =
+        Position::from_fen("l4t1/1dpw3/r3Lc1/7/7/5R1/E2P3/TCW1De1/7 w 26 14", &rules).unwrap();
+    let depth_3 = |features: Features| {
+        let mut engine = Engine::new(EngineOptions::default());
+        engine.set_features(features);
+        engine.set_game(&Game::from_position(rules.clone(), pos));
+        engine.go(&Limits::depth(3), &mut |_| {})
+    };
+    let result = depth_3(Features::ALL);
+    let best = result.best_move.expect("a move").to_string();
+    assert_ne!(best, "e2e3", "{result:?}");
+    // The move kept does not lose by force within the horizon either.
+    assert!(
+        !matches!(result.score, Score::Mate(n) if n < 0),
+        "{result:?}"
+    );
+    // Without the feature the old blunder comes back: the test can fail.
+    let without = depth_3(Features {
+        den_approach: false,
+        ..Features::ALL
+    });
+    assert_eq!(without.best_move.expect("a move").to_string(), "e2e3");
 }
