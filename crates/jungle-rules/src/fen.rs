@@ -214,6 +214,30 @@ mod tests {
             err("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 0"),
             ParseFenError::Invalid(PositionError::MoveNumberZero)
         ));
+        // Counters near u32::MAX would wrap as the game goes on, into a FEN that no longer parses.
+        assert!(matches!(
+            err("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 4294967295"),
+            ParseFenError::Invalid(PositionError::CounterTooLarge {
+                field: "move number",
+                ..
+            })
+        ));
+        assert!(matches!(
+            err("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 4294967295 1"),
+            ParseFenError::Invalid(PositionError::CounterTooLarge {
+                field: "quiet-ply count",
+                ..
+            })
+        ));
+        // The largest accepted number still counts up after Red's move, far from wrapping.
+        let max = crate::position::MAX_COUNTER;
+        let largest = format!("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 {max}");
+        let rules = Rules::default();
+        let start = Position::from_fen(&largest, &rules).unwrap();
+        let mut game = crate::Game::from_position(rules, start);
+        let m = game.legal_moves()[0];
+        game.play(m).unwrap();
+        assert_eq!(game.position().move_number(), max + 1);
         assert!(matches!(
             err("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5E w"),
             ParseFenError::Invalid(PositionError::Duplicate { .. })

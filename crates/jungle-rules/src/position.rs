@@ -77,7 +77,13 @@ pub enum PositionError {
     BothDensEntered,
     #[error("move number must be at least 1")]
     MoveNumberZero,
+    #[error("{field} {value} is too large (at most {MAX_COUNTER})")]
+    CounterTooLarge { field: &'static str, value: u32 },
 }
+
+/// The largest move number and quiet-ply count a position may start from. Play counts both up without
+/// checks (the hot path); this bound keeps them billions of plies away from wrapping around.
+pub const MAX_COUNTER: u32 = 1_000_000_000;
 
 #[inline]
 const fn code(piece: Piece) -> u8 {
@@ -111,6 +117,14 @@ impl Position {
     pub fn from_setup(setup: &Setup, rules: &Rules) -> Result<Position, PositionError> {
         if setup.move_number == 0 {
             return Err(PositionError::MoveNumberZero);
+        }
+        for (field, value) in [
+            ("move number", setup.move_number),
+            ("quiet-ply count", setup.quiet_plies),
+        ] {
+            if value > MAX_COUNTER {
+                return Err(PositionError::CounterTooLarge { field, value });
+            }
         }
         let mut seen = BySide::new([false; 8], [false; 8]);
         let mut dens_entered = 0;

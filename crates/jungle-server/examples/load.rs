@@ -215,10 +215,21 @@ fn main() {
         .enable_all()
         .build()
         .unwrap();
+    // Every game's clients come from one address here: the per-client limits are lifted.
+    let mut limits = jungle_server::Limits::default();
+    for setting in [
+        "connections=1000000",
+        "connections-per-client=1000000",
+        "creates-per-minute=1000000",
+        "requests-per-minute=1000000",
+        "messages-per-minute=1000000",
+    ] {
+        limits.set(setting).expect("a known limit");
+    }
     let config = jungle_server::Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        db: db.clone(),
         engine_threads: 1,
+        limits,
+        ..jungle_server::Config::new("127.0.0.1:0".parse().unwrap(), db.clone())
     };
     let server = server_runtime
         .block_on(jungle_server::Server::bind(&config))

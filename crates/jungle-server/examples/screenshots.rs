@@ -37,9 +37,8 @@ async fn main() {
     std::fs::create_dir_all(&out).unwrap();
     let db = std::env::temp_dir().join(format!("jungle-shots-{}.db", std::process::id()));
     let config = Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        db: db.clone(),
         engine_threads: 2,
+        ..Config::new("127.0.0.1:0".parse().unwrap(), db.clone())
     };
     let server = Server::bind(&config).await.expect("server starts");
     let addr = server.local_addr().unwrap();
@@ -55,7 +54,7 @@ async fn main() {
         increment: Some(3),
         ..NewGame::default()
     };
-    let (room, _, _) = hub.create(&timed).unwrap();
+    let (room, _, _) = hub.create(&timed, None).unwrap();
     for ply in 0..14 {
         let game = room.lock().game.clone();
         let mv = jungle_search::best_move(&game, 8, Duration::from_millis(150)).unwrap();
@@ -71,7 +70,7 @@ async fn main() {
             side: Some("blue".into()),
             ..NewGame::default()
         };
-        let (other, _, _) = hub.create(&request).unwrap();
+        let (other, _, _) = hub.create(&request, None).unwrap();
         if level == Some(6) {
             other.resign(&hub.store, Some(Side::Blue)).unwrap();
         }

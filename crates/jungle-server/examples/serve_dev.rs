@@ -7,11 +7,10 @@ fn main() {
     let db = args
         .next()
         .unwrap_or_else(|| "/tmp/jungle-dev.db".to_string());
-    let config = jungle_server::Config {
-        addr: addr.parse().expect("an address like 127.0.0.1:8080"),
-        db: db.into(),
-        engine_threads: jungle_server::default_engine_threads(),
-    };
+    let config = jungle_server::Config::new(
+        addr.parse().expect("an address like 127.0.0.1:8080"),
+        db.into(),
+    );
     if let Err(e) =
         jungle_server::run_blocking(&config, |bound| println!("listening on http://{bound}/"))
     {

@@ -4,6 +4,7 @@ pub const HOME_HTML: &str = include_str!("../static/home.html");
 pub const GAME_HTML: &str = include_str!("../static/game.html");
 pub const REPLAY_HTML: &str = include_str!("../static/replay.html");
 pub const NOT_FOUND_HTML: &str = include_str!("../static/not_found.html");
+pub const DAMAGED_HTML: &str = include_str!("../static/damaged.html");
 
 /// A static file by name: its content type and bytes.
 pub fn static_file(name: &str) -> Option<(&'static str, &'static [u8])> {

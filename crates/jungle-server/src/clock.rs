@@ -81,6 +81,16 @@ impl Clock {
         self.running = Some((mover.opponent(), now));
     }
 
+    /// Does not charge `side` for its time before `from` (the engine's job waited in line for a thread).
+    pub fn excuse_until(&mut self, side: Side, from: Instant) {
+        if let Some((running, since)) = self.running.as_mut()
+            && *running == side
+            && *since < from
+        {
+            *since = from;
+        }
+    }
+
     /// Stops the running clock (the game ended), keeping the times shown.
     pub fn stop(&mut self, now: Instant) {
         if let Some((side, _)) = self.running {
@@ -127,6 +137,18 @@ mod tests {
         assert!(!clock.flagged(Side::Blue, t1 + Duration::from_secs(59)));
         assert!(clock.flagged(Side::Blue, t1 + Duration::from_secs(60)));
         assert_eq!(clock.deadline(), Some(t1 + Duration::from_secs(60)));
+    }
+
+    #[test]
+    fn excused_time_is_not_charged() {
+        let t0 = Instant::now();
+        let mut clock = Clock::new(Duration::from_secs(10), Duration::ZERO);
+        clock.press(Side::Blue, t0);
+        clock.excuse_until(Side::Red, t0 + Duration::from_secs(60));
+        clock.excuse_until(Side::Blue, t0 + Duration::from_secs(90));
+        let t1 = t0 + Duration::from_secs(65);
+        assert!(!clock.flagged(Side::Red, t1));
+        assert_eq!(clock.remaining(Side::Red, t1), Duration::from_secs(5));
     }
 
     #[test]

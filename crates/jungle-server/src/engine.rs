@@ -1,14 +1,15 @@
 //! The engine pool: engine thinking runs on blocking threads, at most `threads` searches at once, so any
-//! number of engine games (and analysis requests) queue for the engine instead of starving the server.
+//! number of engine games (and analysis requests) queue for the engine instead of starving the server. The
+//! line is fair (see `engine_queue`): short jobs do not wait behind long ones.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use jungle_rules::{Game, Move, Side};
 use serde::Serialize;
-use tokio::sync::Semaphore;
 
 use crate::clock::Clock;
+use crate::engine_queue::EngineQueue;
 
 /// How long the engine thinks per move at each level (1–8) in untimed games. Short at the low levels: they
 /// are weak by their skill setting, not by their speed, and nobody likes waiting for a weak opponent.
@@ -44,34 +45,54 @@ pub struct Analysis {
 
 #[derive(Clone, Debug)]
 pub struct EnginePool {
-    permits: Arc<Semaphore>,
+    queue: Arc<EngineQueue>,
 }
 
 impl EnginePool {
     /// A pool running at most `threads` searches at once (at least one).
     pub fn new(threads: usize) -> EnginePool {
         EnginePool {
-            permits: Arc::new(Semaphore::new(threads.max(1))),
+            queue: EngineQueue::new(threads),
         }
     }
 
-    /// Runs blocking engine work once a slot is free.
-    async fn run<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Option<T> {
-        let _permit = self.permits.clone().acquire_owned().await.ok()?;
-        tokio::task::spawn_blocking(work).await.ok()
+    /// Jobs waiting for a thread.
+    pub fn waiting(&self) -> usize {
+        self.queue.waiting()
     }
 
-    /// The engine's move at `level` within `movetime`; `None` when the game is over.
-    pub async fn best_move(&self, game: Game, level: u8, movetime: Duration) -> Option<Move> {
-        self.run(move || search::best_move(&game, level, movetime))
-            .await
-            .flatten()
+    /// Runs blocking engine work expected to take `duration` once its turn comes; returns its result and
+    /// when it started.
+    async fn run<T: Send + 'static>(
+        &self,
+        duration: Duration,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Option<(T, Instant)> {
+        let _slot = self.queue.acquire(duration).await;
+        let started = Instant::now();
+        let result = tokio::task::spawn_blocking(work).await.ok()?;
+        Some((result, started))
+    }
+
+    /// The engine's move at `level` within `movetime` and when its search started (the wait before is not
+    /// the engine's time); `None` when the game is over.
+    pub async fn best_move(
+        &self,
+        game: Game,
+        level: u8,
+        movetime: Duration,
+    ) -> Option<(Move, Instant)> {
+        let (found, started) = self
+            .run(movetime, move || search::best_move(&game, level, movetime))
+            .await?;
+        Some((found?, started))
     }
 
     /// The engine's evaluation and best line for the last position of `game`.
     pub async fn analyse(&self, game: Game) -> Option<Analysis> {
-        self.run(move || search::analyse(&game, ANALYSIS_TIME))
+        self.run(ANALYSIS_TIME, move || search::analyse(&game, ANALYSIS_TIME))
             .await
+            .map(|(analysis, _)| analysis)
     }
 
     /// Whether the engine (playing `engine_side`) accepts a draw offer now: only when it does not think it is

@@ -18,6 +18,8 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
 use crate::assets;
+use crate::connections::ConnectionRefused;
+use crate::guard::{Client, guard, json_error};
 use crate::hub::{Hub, HubError, NewGame, is_game_id};
 use crate::room::{Room, player_name};
 use crate::ws::{Incoming, serve_connection};
@@ -27,6 +29,17 @@ use crate::{AppState, side_name};
 pub const MAX_BODY: usize = 64 * 1024;
 /// The largest websocket frame the transport accepts; the protocol's own limit is lower.
 pub const MAX_WS_FRAME: usize = 16 * 1024;
+/// A websocket's read buffer (the transport's default, 128 KiB, made an idle connection cost that much).
+pub const WS_READ_BUFFER: usize = 4 * 1024;
+
+/// The pages load scripts, styles and images from this server only, open websockets to it only, run no
+/// inline code and may not be framed.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
+    img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// The media type a PGN import must be sent as. Not one a cross-site form or a "simple" cross-site request
+/// can send, so another site cannot make a visitor's browser import games.
+pub const PGN_MEDIA_TYPE: &str = "application/x-chess-pgn";
 
 pub fn router(state: AppState) -> Router {
     Router::new()
@@ -42,6 +55,8 @@ pub fn router(state: AppState) -> Router {
         .route("/ws/{id}", get(websocket))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), guard))
+        .layer(axum::middleware::map_response(security_headers))
         // Outermost last: the id is set first, so the span and the response both carry it.
         .layer(PropagateRequestIdLayer::new(HeaderName::from_static(
             REQUEST_ID,
@@ -72,22 +87,43 @@ fn request_span(request: &axum::extract::Request) -> tracing::Span {
     tracing::info_span!("request", method = %request.method(), path = %request.uri().path(), id)
 }
 
+/// Headers on every answer: the content security policy, no content-type guessing, no framing, no referrer.
+async fn security_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::REFERRER_POLICY, "no-referrer"),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    response
+}
+
 /// An API error: a status and a one-line message as `{"error": ...}`.
 #[derive(Debug)]
 pub struct ApiError(StatusCode, String);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.0, Json(json!({ "error": self.1 }))).into_response()
+        json_error(self.0, &self.1)
     }
 }
 
 impl From<HubError> for ApiError {
     fn from(e: HubError) -> ApiError {
-        match e {
-            HubError::BadRequest(message) => ApiError(StatusCode::BAD_REQUEST, message),
-            other => ApiError(StatusCode::INTERNAL_SERVER_ERROR, other.to_string()),
+        let status = match &e {
+            HubError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            HubError::TooMany(_) => StatusCode::TOO_MANY_REQUESTS,
+            HubError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+            HubError::Damaged { .. } => StatusCode::CONFLICT,
+            HubError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        if status.is_server_error() {
+            tracing::error!(error = %e, "request failed");
         }
+        ApiError(status, e.to_string())
     }
 }
 
@@ -138,6 +174,17 @@ async fn not_found() -> Response {
     (StatusCode::NOT_FOUND, Html(assets::NOT_FOUND_HTML)).into_response()
 }
 
+/// The page of a game that cannot be opened: a damaged record, or a server failure.
+fn unavailable_page(e: HubError) -> Response {
+    match e {
+        HubError::Damaged { .. } => {
+            tracing::warn!(error = %e, "a damaged game was asked for");
+            (StatusCode::CONFLICT, Html(assets::DAMAGED_HTML)).into_response()
+        }
+        other => ApiError::from(other).into_response(),
+    }
+}
+
 /// The game page. A visitor without a seat takes the free seat of a friend game (the link's purpose); later
 /// visitors watch.
 async fn game_page(
@@ -148,7 +195,7 @@ async fn game_page(
     let room = match hub.room(&id) {
         Ok(Some(room)) => room,
         Ok(None) => return not_found().await,
-        Err(e) => return ApiError::from(e).into_response(),
+        Err(e) => return unavailable_page(e),
     };
     let seated = room.seat_of(seat_token(&headers, &id).as_deref()).is_some();
     if !seated {
@@ -167,7 +214,7 @@ async fn replay_page(State(hub): State<AppState>, Path(id): Path<String>) -> Res
     match hub.room(&id) {
         Ok(Some(_)) => Html(assets::REPLAY_HTML).into_response(),
         Ok(None) => not_found().await,
-        Err(e) => ApiError::from(e).into_response(),
+        Err(e) => unavailable_page(e),
     }
 }
 
@@ -193,10 +240,11 @@ async fn list_games(State(hub): State<AppState>) -> Result<Json<Value>, ApiError
 
 async fn create_game(
     State(hub): State<AppState>,
+    Client(client): Client,
     body: Result<Json<NewGame>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(request) = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
-    let (room, side, token) = hub.create(&request)?;
+    let (room, side, token) = hub.create(&request, client)?;
     let url = format!("/game/{}", room.id);
     Ok((
         StatusCode::CREATED,
@@ -279,9 +327,11 @@ struct AnalysisQuery {
 async fn analysis(
     State(hub): State<AppState>,
     Path(id): Path<String>,
-    Query(query): Query<AnalysisQuery>,
+    query: Result<Query<AnalysisQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
+    let Query(query) = query.map_err(|e| ApiError(e.status(), e.body_text()))?;
     let room = find_room(&hub, &id)?;
+    hub.engine_has_room()?;
     let game: Game = {
         let state = room.lock();
         let total = state.game.moves().len();
@@ -312,8 +362,27 @@ async fn analysis(
     Ok(Json(json!(analysis)))
 }
 
-/// Stores a PGN game for replay and analysis; answers with its id and page.
-async fn import_pgn(State(hub): State<AppState>, body: String) -> Result<Json<Value>, ApiError> {
+/// Stores a PGN game for replay and analysis; answers with its id and page. The body must be sent as
+/// [`PGN_MEDIA_TYPE`].
+async fn import_pgn(
+    State(hub): State<AppState>,
+    headers: HeaderMap,
+    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let media_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(str::trim);
+    if media_type != Some(PGN_MEDIA_TYPE) {
+        return Err(ApiError(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!("send the PGN as Content-Type: {PGN_MEDIA_TYPE}"),
+        ));
+    }
+    let body = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
+    let body = std::str::from_utf8(&body)
+        .map_err(|_| ApiError(StatusCode::BAD_REQUEST, "the PGN is not UTF-8 text".into()))?;
     let record: PgnGame = body
         .parse()
         .map_err(|e: jungle_rules::pgn::ParsePgnError| {
@@ -335,24 +404,38 @@ async fn import_pgn(State(hub): State<AppState>, body: String) -> Result<Json<Va
 async fn websocket(
     State(hub): State<AppState>,
     Path(id): Path<String>,
+    Client(client): Client,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     if !is_game_id(&id) {
         return Err(no_game(&id));
     }
-    if !same_origin(&headers) {
+    if !origin_allowed(&headers, hub.public_origin.as_deref()) {
         return Err(ApiError(
             StatusCode::FORBIDDEN,
             "cross-site websocket refused".into(),
         ));
     }
     let room = find_room(&hub, &id)?;
+    let place = hub
+        .connections
+        .open(client.unwrap_or(std::net::IpAddr::from([0, 0, 0, 0])))
+        .map_err(|refused| {
+            let status = match refused {
+                ConnectionRefused::Full => StatusCode::SERVICE_UNAVAILABLE,
+                ConnectionRefused::TooManyFromClient => StatusCode::TOO_MANY_REQUESTS,
+            };
+            ApiError(status, refused.to_string())
+        })?;
     let seat = room.seat_of(seat_token(&headers, &id).as_deref());
     Ok(upgrade
         .max_message_size(MAX_WS_FRAME)
         .max_frame_size(MAX_WS_FRAME)
+        .read_buffer_size(WS_READ_BUFFER)
+        .write_buffer_size(0)
         .on_upgrade(move |socket: WebSocket| async move {
+            let _place = place;
             let (sink, stream) = socket.split();
             let tx = Box::pin(sink.with(|text: String| async move {
                 Ok::<_, axum::Error>(Message::Text(text.into()))
@@ -370,21 +453,67 @@ async fn websocket(
         }))
 }
 
-/// A browser always sends `Origin`; it must name this server (a page elsewhere may not use our cookies).
-fn same_origin(headers: &HeaderMap) -> bool {
+/// A browser always sends `Origin`; it must name this server, so a page elsewhere cannot act with our
+/// cookies. With a configured public origin, only that origin. Without one, the origin must name the `Host`
+/// the request was sent to, and that must be `localhost` or an IP address: a DNS-rebinding page has a domain
+/// name of its own as both its origin and the `Host`, so it is refused.
+fn origin_allowed(headers: &HeaderMap, public_origin: Option<&str>) -> bool {
     let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
         return true; // not a browser
     };
+    if let Some(public) = public_origin {
+        return origin.trim_end_matches('/') == public.trim_end_matches('/');
+    }
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
     let origin_host = origin
         .strip_prefix("http://")
         .or_else(|| origin.strip_prefix("https://"));
-    origin_host.is_some() && origin_host == host
+    origin_host.is_some() && origin_host == host && origin_host.is_some_and(is_address_or_localhost)
+}
+
+/// Whether `host[:port]` names `localhost` or an IP address (not a domain name).
+fn is_address_or_localhost(host_port: &str) -> bool {
+    let host = match host_port.strip_prefix('[') {
+        Some(bracketed) => bracketed.split(']').next().unwrap_or(""),
+        None => host_port
+            .rsplit_once(':')
+            .map_or(host_port, |(host, _)| host),
+    };
+    host.eq_ignore_ascii_case("localhost") || host.parse::<std::net::IpAddr>().is_ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn origin_headers(origin: &str, host: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::ORIGIN, origin.parse().unwrap());
+        headers.insert(header::HOST, host.parse().unwrap());
+        headers
+    }
+
+    #[test]
+    fn websocket_origins_are_checked_against_the_public_origin_or_an_address() {
+        let ok = |origin, host, public| origin_allowed(&origin_headers(origin, host), public);
+        assert!(ok("http://127.0.0.1:8080", "127.0.0.1:8080", None));
+        assert!(ok("http://localhost:8080", "localhost:8080", None));
+        assert!(ok("http://[::1]:8080", "[::1]:8080", None));
+        assert!(
+            !ok("http://evil.example", "127.0.0.1:8080", None),
+            "another site"
+        );
+        assert!(
+            !ok("http://evil.example:8080", "evil.example:8080", None),
+            "DNS rebinding"
+        );
+        assert!(!ok("null", "127.0.0.1:8080", None));
+        let public = Some("https://jungle.example");
+        assert!(ok("https://jungle.example", "jungle.example", public));
+        assert!(!ok("http://127.0.0.1:8080", "127.0.0.1:8080", public));
+        assert!(!ok("https://evil.example", "jungle.example", public));
+        assert!(origin_allowed(&HeaderMap::new(), public), "not a browser");
+    }
 
     #[test]
     fn pgn_dates_are_civil_dates() {

@@ -2,15 +2,19 @@
 //! background work a room needs (the engine's replies, clock timers).
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use jungle_rules::{BySide, Game, Outcome, Position, Rules, Side, Termination};
 use rand::Rng;
 use serde::Deserialize;
 
 use crate::clock::Clock;
+use crate::connections::Connections;
 use crate::engine::EnginePool;
+use crate::limits::Limits;
+use crate::rate::RateLimits;
 use crate::room::{Mode, Room, RoomState, engine_turn, parse_side};
 use crate::store::{GameRecord, MoveRecord, Store, StoreError, now_ms};
 use crate::{side_from_name, side_name};
@@ -51,8 +55,14 @@ pub enum HubError {
     BadRequest(String),
     #[error(transparent)]
     Store(#[from] StoreError),
-    #[error("stored game {id} is damaged: {reason}")]
+    #[error("game {id} is damaged and cannot be opened: {reason}")]
     Damaged { id: String, reason: String },
+    /// A per-client limit (engine games at once).
+    #[error("{0}")]
+    TooMany(String),
+    /// The server is at a limit of its own (the engine's queue): try again later.
+    #[error("{0}")]
+    Busy(String),
 }
 
 fn bad(message: impl Into<String>) -> HubError {
@@ -64,6 +74,12 @@ pub struct Hub {
     pub store: Store,
     rooms: Mutex<HashMap<String, Arc<Room>>>,
     pub engine: EnginePool,
+    pub limits: Limits,
+    pub connections: Arc<Connections>,
+    pub rates: RateLimits,
+    /// The origin browsers use to reach the server (`https://jungle.example`), when configured: websockets
+    /// from pages of any other origin are refused.
+    pub public_origin: Option<String>,
 }
 
 /// A fresh secret: 128 random bits from the thread's cryptographic generator, as hex.
@@ -86,12 +102,76 @@ pub fn is_game_id(text: &str) -> bool {
 }
 
 impl Hub {
+    /// A hub with the default limits and no configured public origin.
     pub fn new(store: Store, engine: EnginePool) -> Arc<Hub> {
+        Hub::with_limits(store, engine, Limits::default(), None)
+    }
+
+    pub fn with_limits(
+        store: Store,
+        engine: EnginePool,
+        limits: Limits,
+        public_origin: Option<String>,
+    ) -> Arc<Hub> {
         Arc::new(Hub {
             store,
             rooms: Mutex::new(HashMap::new()),
             engine,
+            connections: Connections::new(limits.connections, limits.connections_per_client),
+            rates: RateLimits::new(&limits),
+            limits,
+            public_origin,
         })
+    }
+
+    /// How many rooms are in memory, and their estimated bytes.
+    pub fn rooms_held(&self) -> (usize, usize) {
+        let rooms = self.rooms();
+        (rooms.len(), rooms.values().map(|r| r.approx_bytes()).sum())
+    }
+
+    /// Drops idle rooms from memory: those unused for longer than the idle limit, then the least recently
+    /// used ones while the rooms' estimated memory is over its budget (`shed`: every idle room).
+    pub fn tidy(&self, shed: bool) {
+        let now = Instant::now();
+        let budget = usize::try_from(self.limits.rooms_memory_mib.saturating_mul(1 << 20))
+            .unwrap_or(usize::MAX);
+        let mut rooms = self.rooms();
+        let mut total = 0;
+        let mut idle = Vec::new();
+        for (id, room) in rooms.iter() {
+            let bytes = room.approx_bytes();
+            total += bytes;
+            if room.is_idle() {
+                idle.push((room.last_used(), id.clone(), bytes));
+            }
+        }
+        idle.sort();
+        let before = rooms.len();
+        for (last_used, id, bytes) in idle {
+            let stale = now.saturating_duration_since(last_used) >= self.limits.room_idle;
+            if shed || stale || total > budget {
+                rooms.remove(&id);
+                total -= bytes;
+            }
+        }
+        let dropped = before - rooms.len();
+        if dropped > 0 {
+            tracing::debug!(
+                dropped,
+                held = rooms.len(),
+                bytes = total,
+                "idle rooms left memory"
+            );
+        }
+    }
+
+    /// Live engine games created from `client`.
+    fn engine_games_of(&self, client: IpAddr) -> usize {
+        self.rooms()
+            .values()
+            .filter(|room| room.owner == Some(client) && room.is_live_engine_game())
+            .count()
     }
 
     fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<Room>>> {
@@ -102,13 +182,23 @@ impl Hub {
     ///
     /// # Errors
     /// When the database cannot be read.
+    /// A damaged game (its record no longer replays) is quarantined: logged, marked in the store and left
+    /// out, so the other games start.
     pub fn resume(self: &Arc<Self>) -> Result<usize, HubError> {
         let ids = self.store.unfinished_ids()?;
         let mut count = 0;
         for id in ids {
-            if let Some(room) = self.room(&id)? {
-                self.after_change(&room);
-                count += 1;
+            match self.room(&id) {
+                Ok(Some(room)) => {
+                    self.after_change(&room);
+                    count += 1;
+                }
+                Ok(None) => {}
+                Err(HubError::Damaged { id, reason }) => {
+                    tracing::error!(game = %id, %reason, "damaged game quarantined");
+                    self.store.mark_damaged(&id, &reason)?;
+                }
+                Err(e) => return Err(e),
             }
         }
         Ok(count)
@@ -118,7 +208,12 @@ impl Hub {
     ///
     /// # Errors
     /// [`HubError::BadRequest`] naming the bad field.
-    pub fn create(self: &Arc<Self>, req: &NewGame) -> Result<(Arc<Room>, Side, String), HubError> {
+    /// `client` is the creator's address (engine games per client are limited).
+    pub fn create(
+        self: &Arc<Self>,
+        req: &NewGame,
+        client: Option<IpAddr>,
+    ) -> Result<(Arc<Room>, Side, String), HubError> {
         let rules_text = req.rules.as_deref().unwrap_or("").trim();
         if rules_text.len() > MAX_TEXT {
             return Err(bad("rules: option string too long"));
@@ -159,10 +254,14 @@ impl Hub {
             }
         };
         let minutes = req.minutes.unwrap_or(0.0);
-        if !(0.0..=180.0).contains(&minutes) {
+        let min_minutes = self.limits.min_clock.as_secs_f64() / 60.0;
+        if !(minutes == 0.0 || (min_minutes..=180.0).contains(&minutes)) {
             return Err(bad(format!(
-                "minutes {minutes} should be 0 (untimed) to 180"
+                "minutes {minutes} should be 0 (untimed) or {min_minutes} to 180"
             )));
+        }
+        if matches!(mode, Mode::Engine { .. }) {
+            self.check_engine_capacity(client)?;
         }
         let increment = req.increment.unwrap_or(0);
         if increment > 60 {
@@ -201,10 +300,37 @@ impl Hub {
             termination: None,
         };
         self.store.insert_game(&record)?;
-        let room = Arc::new(Room::new(record.id.clone(), room_state(&record, &[])?));
+        let room = Arc::new(Room::owned(
+            record.id.clone(),
+            room_state(&record, &[])?,
+            client,
+        ));
         self.rooms().insert(record.id.clone(), room.clone());
         self.after_change(&room);
         Ok((room, side, token))
+    }
+
+    /// Refuses a new engine game when `client` has as many as allowed, or the engine's line is full.
+    fn check_engine_capacity(&self, client: Option<IpAddr>) -> Result<(), HubError> {
+        if let Some(client) = client {
+            let limit = self.limits.engine_games_per_client;
+            if self.engine_games_of(client) >= limit {
+                return Err(HubError::TooMany(format!(
+                    "you have {limit} unfinished games against the engine: finish or resign one first"
+                )));
+            }
+        }
+        self.engine_has_room()
+    }
+
+    /// Refuses new engine work (a game, an analysis) while the engine's line is full.
+    pub fn engine_has_room(&self) -> Result<(), HubError> {
+        if self.engine.waiting() >= self.limits.engine_queue {
+            return Err(HubError::Busy(
+                "the engine is busy: try again in a minute".to_string(),
+            ));
+        }
+        Ok(())
     }
 
     /// Stores a finished game from elsewhere (PGN import) and returns its id.
@@ -265,6 +391,7 @@ impl Hub {
             return Ok(None);
         }
         if let Some(room) = self.rooms().get(id) {
+            room.touch();
             return Ok(Some(room.clone()));
         }
         let Some(record) = self.store.game(id)? else {
@@ -285,23 +412,19 @@ impl Hub {
         }
         let room = Arc::new(Room::new(id.to_string(), state));
         // Two loads may race: the first one in wins, so everyone shares one room.
-        Ok(Some(
-            self.rooms().entry(id.to_string()).or_insert(room).clone(),
-        ))
+        let room = self.rooms().entry(id.to_string()).or_insert(room).clone();
+        // Only finished games can leave memory, so only their loads need a tidy-up (not a restart's).
+        if room.is_idle() {
+            self.tidy(false);
+        }
+        Ok(Some(room))
     }
 
     /// Forgets a finished room nobody is watching (it is reloaded from the store if asked for again), so
-    /// memory holds only what is in play.
+    /// memory holds only what is in play. (A takeback needs a connection, so an idle room has no game in play.)
     pub fn evict_if_idle(&self, room: &Room) {
         let mut rooms = self.rooms();
-        let state = room.lock();
-        // A finished engine game can come back to life by a takeback: it stays, so there is only ever one
-        // room per game in play.
-        let idle = state.game.is_over()
-            && !matches!(state.mode, Mode::Engine { .. })
-            && room.watchers() == 0;
-        drop(state);
-        if idle {
+        if room.is_idle() {
             rooms.remove(&room.id);
         }
     }
@@ -359,13 +482,15 @@ impl Hub {
                 let movetime = crate::engine::movetime(level, clock.as_ref(), game.side_to_move());
                 let found = hub.engine.best_move(game, level, movetime).await;
                 let played = match found {
-                    Some(m) => match room.play_engine_move(&hub.store, generation, m) {
-                        Ok(()) => true,
-                        Err(e) => {
-                            tracing::error!(game = %room.id, error = %e, "the engine's move was not played");
-                            false
+                    Some((m, started)) => {
+                        match room.play_engine_move(&hub.store, generation, m, started) {
+                            Ok(()) => true,
+                            Err(e) => {
+                                tracing::error!(game = %room.id, error = %e, "the engine's move was not played");
+                                false
+                            }
                         }
-                    },
+                    }
                     None => false,
                 };
                 if !played {
@@ -511,7 +636,7 @@ mod tests {
             ..NewGame::default()
         };
         // The engine (Blue) moves first; its move cannot be written.
-        let (room, _, _) = hub.create(&request).unwrap();
+        let (room, _, _) = hub.create(&request, None).unwrap();
         refuse_moves(&side_door);
         wait_for(&log, "the engine's move was not played").await;
         assert!(log.text().contains(&room.id) && log.text().contains("disk full"));

@@ -2,11 +2,17 @@
 
 mod assets;
 pub mod clock;
+pub mod connections;
 pub mod engine;
+mod engine_queue;
+mod guard;
 mod http;
 pub mod hub;
+pub mod limits;
 pub mod logging;
+pub mod memory;
 pub mod protocol;
+pub mod rate;
 pub mod room;
 pub mod store;
 pub mod ws;
@@ -20,6 +26,7 @@ use jungle_rules::Side;
 
 pub use engine::EnginePool;
 pub use hub::{Hub, HubError, NewGame};
+pub use limits::Limits;
 pub use store::{Store, StoreError};
 
 /// The server's shared state: the hub of game rooms (with the store and the engine pool).
@@ -37,7 +44,27 @@ pub struct Config {
     pub db: PathBuf,
     /// At most this many engine searches at once.
     pub engine_threads: usize,
+    pub limits: Limits,
+    /// The origin browsers reach the server at (`https://jungle.example`); websockets from other origins are
+    /// refused. Without it only loopback and IP-address origins naming this server's own `Host` are taken.
+    pub public_origin: Option<String>,
 }
+
+impl Config {
+    /// A server on `addr` with the database `db` and every other setting at its default.
+    pub fn new(addr: SocketAddr, db: PathBuf) -> Config {
+        Config {
+            addr,
+            db,
+            engine_threads: default_engine_threads(),
+            limits: Limits::default(),
+            public_origin: None,
+        }
+    }
+}
+
+/// How often idle rooms and forgotten rate-limit entries are swept.
+const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -69,9 +96,24 @@ impl Server {
     /// When the database cannot be opened or the address cannot be bound.
     pub async fn bind(config: &Config) -> Result<Server, ServeError> {
         let store = Store::open(&config.db)?;
-        let state = Hub::new(store, EnginePool::new(config.engine_threads));
+        let state = Hub::with_limits(
+            store,
+            EnginePool::new(config.engine_threads),
+            config.limits.clone(),
+            config.public_origin.clone(),
+        );
         let resumed = state.resume()?;
         tracing::info!(db = %config.db.display(), resumed, "games reopened");
+        let sweeper = Arc::downgrade(&state);
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(SWEEP_EVERY);
+            loop {
+                every.tick().await;
+                let Some(hub) = sweeper.upgrade() else { break };
+                hub.tidy(false);
+                hub.rates.forget_idle();
+            }
+        });
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .map_err(|source| ServeError::Bind {
@@ -90,9 +132,16 @@ impl Server {
     /// # Errors
     /// When accepting connections fails.
     pub async fn run(self) -> Result<(), ServeError> {
-        axum::serve(self.listener, app(self.state)).await?;
+        axum::serve(self.listener, service(self.state)).await?;
         Ok(())
     }
+}
+
+/// The application as a service that knows each connection's address (limits are per client address).
+fn service(
+    state: AppState,
+) -> axum::extract::connect_info::IntoMakeServiceWithConnectInfo<Router, SocketAddr> {
+    app(state).into_make_service_with_connect_info::<SocketAddr>()
 }
 
 /// The engine threads to use by default: all cores but one, at least one.
@@ -133,7 +182,7 @@ pub fn run_blocking(
         let addr = server.local_addr()?;
         tracing::info!(%addr, "listening");
         on_listening(addr);
-        axum::serve(server.listener, app(server.state))
+        axum::serve(server.listener, service(server.state))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })

@@ -2,6 +2,7 @@
 //! to all its watchers. Every action checks the rules with `jungle-rules`, writes to the store, and only then
 //! broadcasts: what a browser sees has been saved.
 
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -80,16 +81,60 @@ pub struct Room {
     pub id: String,
     state: Mutex<RoomState>,
     updates: broadcast::Sender<Arc<str>>,
+    /// When the room was last asked for (the least recently used idle rooms leave memory first).
+    last_used: Mutex<Instant>,
+    /// The address that created the game (engine games per client are limited); unknown after a restart.
+    pub owner: Option<IpAddr>,
 }
+
+/// The memory a room holds beyond its moves: the state, the channel, the map entry.
+const ROOM_BASE_BYTES: usize = 4096;
 
 impl Room {
     pub fn new(id: String, state: RoomState) -> Room {
-        let (updates, _) = broadcast::channel(64);
+        Room::owned(id, state, None)
+    }
+
+    pub fn owned(id: String, state: RoomState, owner: Option<IpAddr>) -> Room {
+        // A small backlog: a watcher that falls further behind gets the newest state instead.
+        let (updates, _) = broadcast::channel(16);
         Room {
             id,
             state: Mutex::new(state),
             updates,
+            last_used: Mutex::new(Instant::now()),
+            owner,
         }
+    }
+
+    /// Marks the room as used now.
+    pub fn touch(&self) {
+        *self.last_used.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+
+    pub fn last_used(&self) -> Instant {
+        *self.last_used.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// An estimate of the memory the room holds: a position and a move per ply, and a fixed part.
+    pub fn approx_bytes(&self) -> usize {
+        let plies = self.lock().game.positions().len();
+        ROOM_BASE_BYTES + plies * (size_of::<jungle_rules::Position>() + size_of::<Move>())
+    }
+
+    /// Whether the room may leave memory: its game is over (or imported: never played here), nobody watches,
+    /// the engine is not working on it. (It is reloaded from the store when asked for again.)
+    pub fn is_idle(&self) -> bool {
+        let state = self.lock();
+        (state.game.is_over() || state.mode == Mode::Import)
+            && !state.thinking
+            && self.watchers() == 0
+    }
+
+    /// Whether the room is an unfinished engine game.
+    pub fn is_live_engine_game(&self) -> bool {
+        let state = self.lock();
+        matches!(state.mode, Mode::Engine { .. }) && !state.game.is_over()
     }
 
     pub fn lock(&self) -> MutexGuard<'_, RoomState> {
@@ -151,17 +196,23 @@ impl Room {
     }
 
     /// Plays the engine's move if the room is still where the engine was asked to think (`generation`).
+    /// `started` is when the engine got a thread: the time its job waited in line is not charged to its clock.
     pub fn play_engine_move(
         &self,
         store: &Store,
         generation: u64,
         m: Move,
+        started: Instant,
     ) -> Result<(), ActionError> {
         let mut state = self.lock();
         state.thinking = false;
         if state.generation != generation || state.game.is_over() {
             self.broadcast(&state);
             return Ok(());
+        }
+        let engine = state.game.side_to_move();
+        if let Some(clock) = state.clock.as_mut() {
+            clock.excuse_until(engine, started);
         }
         self.flag_check(store, &mut state)?;
         self.commit_move(store, &mut state, m)
@@ -228,9 +279,11 @@ impl Room {
     }
 
     /// The clock timer fired: ends the game if the side to move has really run out.
+    /// An engine that is thinking (or waiting for a thread) is not flagged here: its clock is settled when its
+    /// move arrives, without the time it waited.
     pub fn check_flag(&self, store: &Store) -> Result<(), ActionError> {
         let mut state = self.lock();
-        if state.game.is_over() {
+        if state.game.is_over() || state.thinking {
             return Ok(());
         }
         match self.flag_check(store, &mut state) {

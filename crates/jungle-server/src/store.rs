@@ -9,12 +9,22 @@ use std::sync::Mutex;
 use rusqlite::{Connection, OptionalExtension, params};
 
 /// The migrations, in order; `PRAGMA user_version` records how many have been applied.
-const MIGRATIONS: &[&str] = &[include_str!("../migrations/0001_games_and_moves.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("../migrations/0001_games_and_moves.sql"),
+    include_str!("../migrations/0002_damaged_games.sql"),
+];
 
-/// A storage failure (the database file could not be opened, or a statement failed).
+/// A storage failure (the database file could not be opened or written, or a statement failed).
 #[derive(Debug, thiserror::Error)]
-#[error("database: {0}")]
-pub struct StoreError(#[from] rusqlite::Error);
+pub enum StoreError {
+    #[error("database: {0}")]
+    Sql(#[from] rusqlite::Error),
+    #[error(
+        "the database is read-only: the server writes every move, so it needs a writable file (check the \
+         file's permissions, its folder and the disk)"
+    )]
+    ReadOnly,
+}
 
 /// A game's fixed facts, as stored when it was created (plus seat tokens filled in as seats are taken).
 #[derive(Clone, Debug)]
@@ -100,6 +110,9 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        if conn.is_readonly(rusqlite::MAIN_DB)? {
+            return Err(StoreError::ReadOnly);
+        }
         let applied: usize = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
         for (i, sql) in MIGRATIONS.iter().enumerate().skip(applied) {
             let tx = conn.transaction()?;
@@ -258,11 +271,34 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// Marks a game whose record no longer replays: it leaves the live list and is not reopened.
+    pub fn mark_damaged(&self, id: &str, reason: &str) -> Result<(), StoreError> {
+        self.conn().execute(
+            "UPDATE games SET damaged = ?2 WHERE id = ?1",
+            params![id, reason],
+        )?;
+        Ok(())
+    }
+
+    /// Why a game is damaged, if it is.
+    pub fn damaged(&self, id: &str) -> Result<Option<String>, StoreError> {
+        let conn = self.conn();
+        let reason = conn
+            .query_row(
+                "SELECT damaged FROM games WHERE id = ?1",
+                params![id],
+                |r| r.get::<_, Option<String>>(0),
+            )
+            .optional()?;
+        Ok(reason.flatten())
+    }
+
     /// The ids of the games still in progress (to reopen their rooms after a restart).
     pub fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn.prepare(
-            "SELECT id FROM games WHERE finished_at IS NULL AND mode != 'import' ORDER BY created_at",
+            "SELECT id FROM games WHERE finished_at IS NULL AND damaged IS NULL AND mode != 'import'
+             ORDER BY created_at",
         )?;
         let rows = stmt.query_map([], |r| r.get(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -280,7 +316,8 @@ impl Store {
             "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at,
                 g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL)
-             FROM games g WHERE g.finished_at IS NULL AND g.mode != 'import' ORDER BY g.created_at DESC LIMIT ?1"
+             FROM games g WHERE g.finished_at IS NULL AND g.damaged IS NULL AND g.mode != 'import'
+             ORDER BY g.created_at DESC LIMIT ?1"
         };
         let mut stmt = conn.prepare_cached(sql)?;
         let rows = stmt.query_map(params![limit], |r| {
@@ -398,6 +435,29 @@ mod tests {
         }
         let store = Store::open(&path).unwrap();
         assert!(store.game("g1").unwrap().is_some());
+        drop(store);
+        // A file the process may not write is refused at once, with a clear message (root ignores file
+        // permissions, so the connection itself is opened read-only here).
+        let read_only =
+            Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+        let refused = Store::from_connection(read_only).unwrap_err();
+        assert!(matches!(refused, StoreError::ReadOnly), "{refused}");
+        assert!(refused.to_string().contains("read-only"));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn damaged_games_leave_the_live_list_and_are_not_reopened() {
+        let store = Store::in_memory().unwrap();
+        store.insert_game(&record("g1")).unwrap();
+        store.insert_game(&record("g2")).unwrap();
+        store.mark_damaged("g1", "move 3: illegal").unwrap();
+        assert_eq!(store.unfinished_ids().unwrap(), ["g2"]);
+        assert_eq!(store.list(false, 10).unwrap().len(), 1);
+        assert_eq!(
+            store.damaged("g1").unwrap().as_deref(),
+            Some("move 3: illegal")
+        );
+        assert_eq!(store.damaged("g2").unwrap(), None);
     }
 }

@@ -6,8 +6,10 @@
 use std::sync::Arc;
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use governor::{DefaultDirectRateLimiter, RateLimiter};
 use jungle_rules::Side;
 use tokio::sync::broadcast::error::RecvError;
+use tokio::time::Instant;
 
 use crate::engine::EnginePool;
 use crate::hub::Hub;
@@ -23,7 +25,11 @@ pub enum Incoming {
     Broken,
 }
 
-/// Serves one connection until either side closes it. `seat` is the seat the connection's token holds.
+/// The error sent before a flooding connection is closed.
+pub const FLOOD_MESSAGE: &str = "too many messages: the connection is closed";
+
+/// Serves one connection until either side closes it, nothing arrives for the idle limit, or the client sends
+/// faster than its message limit. `seat` is the seat the connection's token holds.
 pub async fn serve_connection<Tx, Rx>(
     hub: Arc<Hub>,
     room: Arc<Room>,
@@ -34,6 +40,15 @@ pub async fn serve_connection<Tx, Rx>(
     Tx: Sink<String> + Unpin,
     Rx: Stream<Item = Incoming> + Unpin,
 {
+    let idle = hub.limits.connection_idle;
+    let per_minute = hub.limits.messages_per_minute;
+    let flood: DefaultDirectRateLimiter = RateLimiter::direct(
+        crate::rate::per_minute(per_minute).allow_burst(
+            std::num::NonZeroU32::new((per_minute / 10).max(1))
+                .unwrap_or(std::num::NonZeroU32::MIN),
+        ),
+    );
+    let mut heard = Instant::now();
     // Subscribe before the first snapshot, so no change falls between them.
     let mut updates = room.subscribe();
     if tx.send(welcome_json(seat)).await.is_err() {
@@ -44,7 +59,13 @@ pub async fn serve_connection<Tx, Rx>(
     }
     loop {
         tokio::select! {
+            () = tokio::time::sleep_until(heard + idle) => break,
             frame = rx.next() => {
+                heard = Instant::now();
+                if frame.is_some() && flood.check().is_err() {
+                    let _ = tx.send(error_json(FLOOD_MESSAGE)).await;
+                    break;
+                }
                 let reply = match frame {
                     None | Some(Incoming::Broken) => break,
                     Some(Incoming::Binary) => Some(error_json(&ProtocolError::Binary.to_string())),
@@ -101,5 +122,163 @@ pub fn handle(hub: &Arc<Hub>, room: &Arc<Room>, seat: Option<Side>, text: &str) 
             None
         }
         Err(e) => Some(error_json(&e.to_string())),
+    }
+}
+
+/// The connection logic over channels, without a socket: what the promise above is for.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hub::NewGame;
+    use crate::limits::Limits;
+    use crate::store::Store;
+    use serde_json::Value;
+    use std::time::Duration;
+    use tokio::sync::mpsc;
+
+    /// A client at the other end of two channels.
+    struct Peer {
+        to_server: Option<mpsc::Sender<Incoming>>,
+        from_server: mpsc::Receiver<String>,
+        task: tokio::task::JoinHandle<()>,
+    }
+
+    impl Peer {
+        fn connect(hub: &Arc<Hub>, room: &Arc<Room>, seat: Option<Side>) -> Peer {
+            let (to_server, incoming) = mpsc::channel::<Incoming>(64);
+            let (outgoing, from_server) = mpsc::channel::<String>(64);
+            let rx = Box::pin(futures_util::stream::unfold(
+                incoming,
+                |mut incoming| async move { incoming.recv().await.map(|frame| (frame, incoming)) },
+            ));
+            let tx = Box::pin(futures_util::sink::unfold(
+                outgoing,
+                |outgoing, text: String| async move { outgoing.send(text).await.map(|()| outgoing) },
+            ));
+            let task = tokio::spawn(serve_connection(hub.clone(), room.clone(), seat, tx, rx));
+            Peer {
+                to_server: Some(to_server),
+                from_server,
+                task,
+            }
+        }
+
+        async fn send_frame(&mut self, frame: Incoming) {
+            let sender = self.to_server.as_ref().expect("not closed");
+            sender.send(frame).await.expect("the server reads");
+        }
+
+        async fn send(&mut self, text: &str) {
+            self.send_frame(Incoming::Text(text.to_string())).await;
+        }
+
+        /// The next message, `None` once the server ended the connection.
+        async fn next(&mut self) -> Option<Value> {
+            let text = self.from_server.recv().await?;
+            Some(serde_json::from_str(&text).unwrap())
+        }
+
+        async fn next_of(&mut self, kind: &str) -> Value {
+            loop {
+                let message = self.next().await.expect("the connection is open");
+                if message["type"] == kind {
+                    return message;
+                }
+            }
+        }
+    }
+
+    fn hub(limits: Limits) -> Arc<Hub> {
+        Hub::with_limits(
+            Store::in_memory().unwrap(),
+            EnginePool::new(1),
+            limits,
+            None,
+        )
+    }
+
+    fn friend_game(hub: &Arc<Hub>) -> Arc<Room> {
+        let request = NewGame {
+            opponent: "friend".into(),
+            side: Some("blue".into()),
+            ..NewGame::default()
+        };
+        hub.create(&request, None).unwrap().0
+    }
+
+    #[tokio::test]
+    async fn a_move_reaches_the_player_and_a_watcher_and_a_watcher_cannot_move() {
+        let hub = hub(Limits::default());
+        let room = friend_game(&hub);
+        let mut player = Peer::connect(&hub, &room, Some(Side::Blue));
+        let mut watcher = Peer::connect(&hub, &room, None);
+        assert_eq!(player.next_of("welcome").await["seat"], "blue");
+        assert_eq!(watcher.next_of("welcome").await["seat"], Value::Null);
+        assert_eq!(watcher.next_of("state").await["ply"], 0);
+        watcher.send(r#"{"type":"move","move":"a3a4"}"#).await;
+        assert!(
+            watcher.next_of("error").await["message"]
+                .as_str()
+                .unwrap()
+                .contains("watching")
+        );
+        player.send(r#"{"type":"move","move":"a3a4"}"#).await;
+        loop {
+            if watcher.next_of("state").await["ply"] == 1 {
+                break;
+            }
+        }
+        player.send("garbage").await;
+        assert!(
+            player.next_of("error").await["message"]
+                .as_str()
+                .unwrap()
+                .contains("unreadable")
+        );
+        player.send_frame(Incoming::Binary).await;
+        player.next_of("error").await;
+        player.send(r#"{"type":"ping"}"#).await;
+        player.next_of("pong").await;
+        // A closed stream ends the connection.
+        player.to_server = None;
+        player.task.await.unwrap();
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_silent_connection_is_closed_after_the_idle_limit() {
+        let limits = Limits {
+            connection_idle: Duration::from_secs(120),
+            ..Limits::default()
+        };
+        let hub = hub(limits);
+        let room = friend_game(&hub);
+        let mut peer = Peer::connect(&hub, &room, Some(Side::Blue));
+        peer.next_of("state").await;
+        tokio::time::sleep(Duration::from_secs(100)).await;
+        peer.send(r#"{"type":"ping"}"#).await;
+        peer.next_of("pong").await;
+        // Heard 100 s in: still open at 200 s, closed after 220 s.
+        tokio::time::sleep(Duration::from_secs(100)).await;
+        assert!(!peer.task.is_finished());
+        assert!(peer.next().await.is_none());
+        peer.task.await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_flood_gets_one_error_and_the_connection_ends() {
+        // Six a minute: one at once, then one every ten seconds.
+        let limits = Limits {
+            messages_per_minute: 6,
+            ..Limits::default()
+        };
+        let hub = hub(limits);
+        let room = friend_game(&hub);
+        let mut peer = Peer::connect(&hub, &room, Some(Side::Blue));
+        peer.next_of("state").await;
+        peer.send(r#"{"type":"ping"}"#).await;
+        peer.next_of("pong").await;
+        peer.send(r#"{"type":"ping"}"#).await;
+        assert_eq!(peer.next_of("error").await["message"], FLOOD_MESSAGE);
+        assert!(peer.next().await.is_none());
     }
 }

@@ -325,7 +325,11 @@ function wireImportForm(errorId) {
   byId("import").addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const response = await fetch("/api/import", { method: "POST", body: byId("pgn").value });
+      const response = await fetch("/api/import", {
+        method: "POST",
+        headers: { "Content-Type": "application/x-chess-pgn" },
+        body: byId("pgn").value,
+      });
       const answer = await response.json();
       if (!response.ok) throw new Error(answer.error || response.statusText);
       location.href = answer.url;

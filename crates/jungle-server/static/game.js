@@ -23,6 +23,9 @@ function connect() {
   view.socket = socket;
   socket.onopen = () => {
     view.retries = 0;
+    // The server closes a connection that stays silent for two minutes.
+    clearInterval(view.pinger);
+    view.pinger = setInterval(() => send({ type: "ping" }), 30000);
     $("connection").textContent = "";
     $("connection").className = "connection online";
   };
@@ -42,6 +45,7 @@ function connect() {
     }
   };
   socket.onclose = () => {
+    clearInterval(view.pinger);
     $("connection").textContent = "reconnecting…";
     $("connection").className = "connection offline";
     const delay = Math.min(5000, 300 * 2 ** view.retries++);

@@ -6,6 +6,9 @@ use jungle_server::{AppState, EnginePool, Hub, Store, app};
 use serde_json::Value;
 use tower::ServiceExt;
 
+/// The media type PGN imports are sent as.
+const PGN: &str = "application/x-chess-pgn";
+
 fn state() -> AppState {
     Hub::new(Store::in_memory().unwrap(), EnginePool::new(1))
 }
@@ -234,7 +237,10 @@ async fn pgn_round_trip_download_import_and_bad_pgn() {
     let pgn = "[Event \"Club\"]\n[White \"Ann\"]\n[Black \"Bo\"]\n[Result \"*\"]\n[Variant \"Jungle\"]\n\n1. a3a4 g7g6 2. a4a5 *\n";
     let imported = send(
         &state,
-        Request::post("/api/import").body(Body::from(pgn)).unwrap(),
+        Request::post("/api/import")
+            .header(header::CONTENT_TYPE, PGN)
+            .body(Body::from(pgn))
+            .unwrap(),
     )
     .await;
     assert_eq!(imported.status, StatusCode::OK, "{}", imported.body);
@@ -268,7 +274,10 @@ async fn pgn_round_trip_download_import_and_bad_pgn() {
     for bad in ["1. a1a3 *", "[FEN \"nonsense\"]\n\n*", "1. a3a4 a3a4 *"] {
         let reply = send(
             &state,
-            Request::post("/api/import").body(Body::from(bad)).unwrap(),
+            Request::post("/api/import")
+                .header(header::CONTENT_TYPE, PGN)
+                .body(Body::from(bad))
+                .unwrap(),
         )
         .await;
         assert_eq!(reply.status, StatusCode::BAD_REQUEST, "{bad}");
@@ -280,7 +289,10 @@ async fn pgn_round_trip_download_import_and_bad_pgn() {
     let huge = "1. a3a4 ".repeat(20_000);
     let reply = send(
         &state,
-        Request::post("/api/import").body(Body::from(huge)).unwrap(),
+        Request::post("/api/import")
+            .header(header::CONTENT_TYPE, PGN)
+            .body(Body::from(huge))
+            .unwrap(),
     )
     .await;
     assert_eq!(reply.status, StatusCode::PAYLOAD_TOO_LARGE);
@@ -292,7 +304,10 @@ async fn analysis_gives_the_engines_line_for_any_ply() {
     let pgn = "1. a3a4 g7g6 *";
     let id = send(
         &state,
-        Request::post("/api/import").body(Body::from(pgn)).unwrap(),
+        Request::post("/api/import")
+            .header(header::CONTENT_TYPE, PGN)
+            .body(Body::from(pgn))
+            .unwrap(),
     )
     .await
     .json()["id"]

@@ -225,11 +225,17 @@ async fn the_engine_replies_and_takebacks_restore_the_players_turn() {
 #[tokio::test]
 async fn a_player_whose_clock_runs_out_loses_on_time() {
     let (server, id, blue_cookie) = {
-        let server = start(temp_dir("clock").join("games.db")).await;
-        // 0.01 minutes = 600 ms per side.
+        // Clocks shorter than the default minimum (15 s), so the flag falls soon.
+        let mut config = jungle_server::Config::new(
+            "127.0.0.1:0".parse().unwrap(),
+            temp_dir("clock").join("games.db"),
+        );
+        config.limits.set("min-clock-secs=1").unwrap();
+        let server = support::start_config(&config).await;
+        // 0.02 minutes = 1.2 s per side.
         let (id, cookie) = create(
             server.addr,
-            r#"{"opponent":"friend","side":"blue","minutes":0.01}"#,
+            r#"{"opponent":"friend","side":"blue","minutes":0.02}"#,
         )
         .await;
         (server, id, cookie)
@@ -275,7 +281,15 @@ async fn the_engine_opens_when_it_plays_blue_and_declines_an_even_draw() {
 async fn engine_games_queue_for_the_engine_without_starving_other_games() {
     // One engine thread, several engine games at the slowest level: their searches queue, and meanwhile a
     // game between people goes on.
-    let server = support::start_with(temp_dir("pool").join("games.db"), 1).await;
+    let mut config = jungle_server::Config {
+        engine_threads: 1,
+        ..jungle_server::Config::new(
+            "127.0.0.1:0".parse().unwrap(),
+            temp_dir("pool").join("games.db"),
+        )
+    };
+    config.limits.set("engine-games-per-client=10").unwrap();
+    let server = support::start_config(&config).await;
     let mut engine_rooms = Vec::new();
     for _ in 0..6 {
         let (id, _) = create(

@@ -21,6 +21,13 @@ pub struct Args {
     /// sets the level (default info).
     #[arg(long, default_value = "text")]
     pub log_format: jungle_server::logging::LogFormat,
+    /// The origin browsers reach the server at, e.g. `https://jungle.example` (behind a proxy, or on a
+    /// domain name): websockets from pages of any other origin are refused.
+    #[arg(long)]
+    pub public_origin: Option<String>,
+    /// Changes one limit, `NAME=VALUE` (repeatable; docs/security.md lists every limit and its default).
+    #[arg(long = "limit", value_name = "NAME=VALUE")]
+    pub limits: Vec<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -31,13 +38,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.engine_threads == Some(0) {
         return Err(bad_input("--engine-threads must be at least 1"));
     }
+    let mut limits = jungle_server::Limits::default();
+    for setting in &args.limits {
+        limits
+            .set(setting)
+            .map_err(|e| bad_input(format!("--limit: {e}")))?;
+    }
+    if let Some(origin) = &args.public_origin
+        && !(origin.starts_with("http://") || origin.starts_with("https://"))
+    {
+        return Err(bad_input(format!(
+            "--public-origin \"{origin}\" should be like https://jungle.example"
+        )));
+    }
     jungle_server::logging::init(args.log_format);
     let config = jungle_server::Config {
-        addr,
-        db: args.db.clone(),
         engine_threads: args
             .engine_threads
             .unwrap_or_else(jungle_server::default_engine_threads),
+        limits,
+        public_origin: args.public_origin.clone(),
+        ..jungle_server::Config::new(addr, args.db.clone())
     };
     jungle_server::run_blocking(&config, |bound| {
         println!(

@@ -47,11 +47,14 @@ pub async fn start(db: PathBuf) -> TestServer {
 
 pub async fn start_with(db: PathBuf, engine_threads: usize) -> TestServer {
     let config = Config {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        db,
         engine_threads,
+        ..Config::new("127.0.0.1:0".parse().unwrap(), db)
     };
-    let server = Server::bind(&config).await.expect("server starts");
+    start_config(&config).await
+}
+
+pub async fn start_config(config: &Config) -> TestServer {
+    let server = Server::bind(config).await.expect("server starts");
     let addr = server.local_addr().unwrap();
     let state = server.state.clone();
     let task = tokio::spawn(async move {
@@ -68,16 +71,33 @@ pub async fn http(
     body: &str,
     cookie: Option<&str>,
 ) -> (u16, Vec<(String, String)>, String) {
+    let cookie_line = cookie.map(|c| format!("Cookie: {c}")).unwrap_or_default();
+    let mut headers = vec!["Content-Type: application/json".to_string()];
+    headers.extend(cookie.map(|_| cookie_line));
+    http_raw(addr, method, path, &headers, body.as_bytes()).await
+}
+
+/// One HTTP/1.1 request with the given header lines and body bytes.
+pub async fn http_raw(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[String],
+    body: &[u8],
+) -> (u16, Vec<(String, String)>, String) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
-    let cookie_line = cookie
-        .map(|c| format!("Cookie: {c}\r\n"))
-        .unwrap_or_default();
-    let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\n{cookie_line}\r\n{body}",
+    let mut request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
         body.len()
     );
-    stream.write_all(request.as_bytes()).await.unwrap();
+    for line in headers {
+        request.push_str(line);
+        request.push_str("\r\n");
+    }
+    request.push_str("\r\n");
+    let mut bytes = request.into_bytes();
+    bytes.extend_from_slice(body);
+    stream.write_all(&bytes).await.unwrap();
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).await.unwrap();
     let text = String::from_utf8_lossy(&raw).to_string();
@@ -279,9 +299,8 @@ impl IsolatedServer {
             .build()
             .unwrap();
         let config = Config {
-            addr: "127.0.0.1:0".parse().unwrap(),
-            db,
             engine_threads: 2,
+            ..Config::new("127.0.0.1:0".parse().unwrap(), db)
         };
         let server = std::thread::scope(|s| {
             s.spawn(|| {

@@ -1,0 +1,115 @@
+//! Per-client rate limits (the `governor` crate's GCRA limiter, keyed by client address): game creation,
+//! PGN imports, analyses, and every API request. A refused request gets 429 with `Retry-After`.
+
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+
+use crate::limits::Limits;
+
+/// What a request costs against the limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Create,
+    Import,
+    Analyse,
+    /// Any other API request or websocket upgrade.
+    Request,
+}
+
+impl Action {
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Create => "game creations",
+            Action::Import => "imports",
+            Action::Analyse => "analyses",
+            Action::Request => "requests",
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct RateLimits {
+    create: DefaultKeyedRateLimiter<IpAddr>,
+    import: DefaultKeyedRateLimiter<IpAddr>,
+    analyse: DefaultKeyedRateLimiter<IpAddr>,
+    request: DefaultKeyedRateLimiter<IpAddr>,
+}
+
+/// `per_minute` a minute, all of it at once if saved up.
+pub fn per_minute(per_minute: u32) -> Quota {
+    Quota::per_minute(NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN))
+}
+
+impl RateLimits {
+    pub fn new(limits: &Limits) -> RateLimits {
+        RateLimits {
+            create: RateLimiter::keyed(per_minute(limits.creates_per_minute)),
+            import: RateLimiter::keyed(per_minute(limits.imports_per_minute)),
+            analyse: RateLimiter::keyed(per_minute(limits.analyses_per_minute)),
+            request: RateLimiter::keyed(per_minute(limits.requests_per_minute)),
+        }
+    }
+
+    /// Counts `action` by `client`; `Err(wait)` when it is over its limit, with how long until it is not.
+    pub fn check(&self, action: Action, client: IpAddr) -> Result<(), Duration> {
+        let clock = DefaultClock::default();
+        let limiter = match action {
+            Action::Create => &self.create,
+            Action::Import => &self.import,
+            Action::Analyse => &self.analyse,
+            Action::Request => &self.request,
+        };
+        limiter
+            .check_key(&client)
+            .map_err(|not_until| not_until.wait_time_from(clock.now()))?;
+        if action != Action::Request {
+            self.request
+                .check_key(&client)
+                .map_err(|not_until| not_until.wait_time_from(clock.now()))?;
+        }
+        Ok(())
+    }
+
+    /// Forgets clients whose allowance is full again (run now and then, so the tables stay small).
+    pub fn forget_idle(&self) {
+        self.create.retain_recent();
+        self.import.retain_recent();
+        self.analyse.retain_recent();
+        self.request.retain_recent();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_client_has_its_own_allowance_per_action() {
+        let limits = Limits {
+            creates_per_minute: 2,
+            ..Limits::default()
+        };
+        let rates = RateLimits::new(&limits);
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let b: IpAddr = "10.0.0.2".parse().unwrap();
+        assert!(rates.check(Action::Create, a).is_ok());
+        assert!(rates.check(Action::Create, a).is_ok());
+        let wait = rates.check(Action::Create, a).unwrap_err();
+        assert!(
+            wait > Duration::ZERO && wait <= Duration::from_secs(30),
+            "{wait:?}"
+        );
+        assert!(
+            rates.check(Action::Create, b).is_ok(),
+            "another client is not affected"
+        );
+        assert!(
+            rates.check(Action::Import, a).is_ok(),
+            "another action is not affected"
+        );
+    }
+}
