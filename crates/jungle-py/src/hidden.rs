@@ -15,7 +15,7 @@ use crate::outcome::PyOutcome;
 use crate::pieces::PySide;
 use crate::rules::{PyRules, RulesArg};
 
-/// A Hidden Jungle game (RULES.md): ``HiddenGame(rules=None, blue="random", red="random", seed=None)``.
+/// A Hidden Jungle game (docs/rules.md §9): ``HiddenGame(rules=None, blue="random", red="random", seed=None)``.
 ///
 /// A setup is ``"random"`` (from ``seed``), ``"standard"``, or the animal letters on the side's start squares in
 /// increasing square order (``"LTCDEWPR"``). Nothing here hands out the hidden animals while the game goes on:
