@@ -5,7 +5,7 @@
 //! photographs the home page, that game in progress (desktop and phone sizes) and its replay page with the
 //! engine's analysis.
 
-#[path = "../tests/support/browser.rs"]
+#[path = "../tests/it/support/browser.rs"]
 mod browser;
 
 use std::time::Duration;

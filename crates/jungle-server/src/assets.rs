@@ -1,36 +1,124 @@
-//! The front end, embedded in the binary: plain HTML, CSS and JavaScript, no build step.
+//! The front end: plain HTML, CSS and JavaScript modules, no build step. Embedded in the binary, or — in
+//! development (`jungle serve --static-dir crates/jungle-server/static`) — read from a folder on every request,
+//! so an edit shows on reload without a rebuild.
 
-pub const HOME_HTML: &str = include_str!("../static/home.html");
-pub const GAME_HTML: &str = include_str!("../static/game.html");
-pub const REPLAY_HTML: &str = include_str!("../static/replay.html");
-pub const NOT_FOUND_HTML: &str = include_str!("../static/not_found.html");
-pub const DAMAGED_HTML: &str = include_str!("../static/damaged.html");
+use std::borrow::Cow;
+use std::path::PathBuf;
 
-/// A static file by name: its content type and bytes.
-pub fn static_file(name: &str) -> Option<(&'static str, &'static [u8])> {
-    let file: (&str, &[u8]) = match name {
-        "style.css" => (
-            "text/css; charset=utf-8",
-            include_bytes!("../static/style.css"),
-        ),
-        "board.js" => (
-            "text/javascript; charset=utf-8",
-            include_bytes!("../static/board.js"),
-        ),
-        "home.js" => (
-            "text/javascript; charset=utf-8",
-            include_bytes!("../static/home.js"),
-        ),
-        "game.js" => (
-            "text/javascript; charset=utf-8",
-            include_bytes!("../static/game.js"),
-        ),
-        "replay.js" => (
-            "text/javascript; charset=utf-8",
-            include_bytes!("../static/replay.js"),
-        ),
-        "favicon.svg" => ("image/svg+xml", include_bytes!("../static/favicon.svg")),
-        _ => return None,
-    };
-    Some(file)
+/// Every file of the front end: its name, content type and embedded bytes. Nothing else is ever served, from
+/// the binary or from the folder.
+const FILES: &[(&str, &str, &[u8])] = &[
+    ("home.html", HTML, include_bytes!("../static/home.html")),
+    ("game.html", HTML, include_bytes!("../static/game.html")),
+    ("replay.html", HTML, include_bytes!("../static/replay.html")),
+    (
+        "not_found.html",
+        HTML,
+        include_bytes!("../static/not_found.html"),
+    ),
+    (
+        "damaged.html",
+        HTML,
+        include_bytes!("../static/damaged.html"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../static/style.css"),
+    ),
+    ("board.js", JS, include_bytes!("../static/board.js")),
+    ("dom.js", JS, include_bytes!("../static/dom.js")),
+    ("moves.js", JS, include_bytes!("../static/moves.js")),
+    (
+        "import-form.js",
+        JS,
+        include_bytes!("../static/import-form.js"),
+    ),
+    ("home.js", JS, include_bytes!("../static/home.js")),
+    ("game.js", JS, include_bytes!("../static/game.js")),
+    ("replay.js", JS, include_bytes!("../static/replay.js")),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_bytes!("../static/favicon.svg"),
+    ),
+];
+
+const HTML: &str = "text/html; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+
+/// Where the front end comes from.
+#[derive(Clone, Debug, Default)]
+pub struct Assets {
+    /// A folder read on every request instead of the embedded files.
+    dir: Option<PathBuf>,
+}
+
+/// A file to send: its content type and bytes.
+pub type Asset = (&'static str, Cow<'static, [u8]>);
+
+impl Assets {
+    /// The files embedded in the binary.
+    pub fn embedded() -> Assets {
+        Assets { dir: None }
+    }
+
+    /// The files of `dir`, read on every request.
+    pub fn from_dir(dir: PathBuf) -> Assets {
+        Assets { dir: Some(dir) }
+    }
+
+    /// A file of the front end by name (`None` for any other name, or a file missing from the folder).
+    pub fn file(&self, name: &str) -> Option<Asset> {
+        let &(_, content_type, embedded) = FILES.iter().find(|(n, _, _)| *n == name)?;
+        match &self.dir {
+            None => Some((content_type, Cow::Borrowed(embedded))),
+            Some(dir) => match std::fs::read(dir.join(name)) {
+                Ok(bytes) => Some((content_type, Cow::Owned(bytes))),
+                Err(e) => {
+                    tracing::warn!(file = name, dir = %dir.display(), error = %e, "static file unreadable");
+                    None
+                }
+            },
+        }
+    }
+
+    /// A page's HTML (the pages are among the files).
+    pub fn page(&self, name: &str) -> Cow<'static, [u8]> {
+        self.file(name)
+            .map(|(_, bytes)| bytes)
+            .unwrap_or(Cow::Borrowed(
+                b"<!doctype html><title>Jungle</title>page missing",
+            ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_is_read_on_every_request_and_only_known_names_are_served() {
+        let dir = std::env::temp_dir().join(format!("jungle-assets-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("style.css"), "body { color: red }").unwrap();
+        std::fs::write(dir.join("secret.txt"), "no").unwrap();
+        let assets = Assets::from_dir(dir.clone());
+        assert_eq!(
+            &*assets.file("style.css").unwrap().1,
+            b"body { color: red }"
+        );
+        std::fs::write(dir.join("style.css"), "body { color: blue }").unwrap();
+        assert_eq!(
+            &*assets.file("style.css").unwrap().1,
+            b"body { color: blue }"
+        );
+        assert!(assets.file("secret.txt").is_none());
+        assert!(assets.file("../Cargo.toml").is_none());
+        assert!(assets.file("game.js").is_none(), "missing from the folder");
+        let embedded = Assets::embedded();
+        assert!(embedded.file("game.js").unwrap().1.starts_with(b"//"));
+        assert!(embedded.page("game.html").starts_with(b"<!doctype html>"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

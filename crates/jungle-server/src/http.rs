@@ -8,7 +8,7 @@ use axum::http::HeaderName;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use futures_util::{SinkExt, StreamExt};
 use jungle_rules::pgn::PgnGame;
 use jungle_rules::{BySide, Game};
@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
-use crate::assets;
+use crate::assets::Assets;
 use crate::connections::ConnectionRefused;
 use crate::guard::{Client, guard, json_error};
 use crate::hub::{Hub, HubError, NewGame, is_game_id};
@@ -41,7 +41,8 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
 /// can send, so another site cannot make a visitor's browser import games.
 pub const PGN_MEDIA_TYPE: &str = "application/x-chess-pgn";
 
-pub fn router(state: AppState) -> Router {
+/// The application, with its front end from `assets`.
+pub fn router(state: AppState, assets: Assets) -> Router {
     Router::new()
         .route("/", get(home))
         .route("/game/{id}", get(game_page))
@@ -55,6 +56,7 @@ pub fn router(state: AppState) -> Router {
         .route("/ws/{id}", get(websocket))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(Extension(Arc::new(assets)))
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard))
         .layer(axum::middleware::map_response(security_headers))
         // Outermost last: the id is set first, so the span and the response both carry it.
@@ -166,22 +168,30 @@ fn set_cookie(id: &str, token: &str) -> (header::HeaderName, HeaderValue) {
     )
 }
 
-async fn home() -> Html<&'static str> {
-    Html(assets::HOME_HTML)
+/// The front end, shared by the handlers below.
+type Files = Extension<Arc<Assets>>;
+
+fn page(assets: &Assets, status: StatusCode, name: &str) -> Response {
+    (status, Html(assets.page(name))).into_response()
 }
 
-async fn not_found() -> Response {
-    (StatusCode::NOT_FOUND, Html(assets::NOT_FOUND_HTML)).into_response()
+async fn home(Extension(assets): Files) -> Response {
+    page(&assets, StatusCode::OK, "home.html")
 }
 
-/// The page of a game that cannot be opened: a damaged record, or a server failure.
-fn unavailable_page(e: HubError) -> Response {
+async fn not_found(Extension(assets): Files) -> Response {
+    page(&assets, StatusCode::NOT_FOUND, "not_found.html")
+}
+
+/// The page of a game that cannot be opened: none, a damaged record, or a server failure.
+fn unavailable_page(assets: &Assets, e: Option<HubError>) -> Response {
     match e {
-        HubError::Damaged { .. } => {
+        None => page(assets, StatusCode::NOT_FOUND, "not_found.html"),
+        Some(e @ HubError::Damaged { .. }) => {
             tracing::warn!(error = %e, "a damaged game was asked for");
-            (StatusCode::CONFLICT, Html(assets::DAMAGED_HTML)).into_response()
+            page(assets, StatusCode::CONFLICT, "damaged.html")
         }
-        other => ApiError::from(other).into_response(),
+        Some(other) => ApiError::from(other).into_response(),
     }
 }
 
@@ -189,37 +199,42 @@ fn unavailable_page(e: HubError) -> Response {
 /// visitors watch.
 async fn game_page(
     State(hub): State<AppState>,
+    Extension(assets): Files,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
     let room = match hub.room(&id) {
         Ok(Some(room)) => room,
-        Ok(None) => return not_found().await,
-        Err(e) => return unavailable_page(e),
+        Ok(None) => return unavailable_page(&assets, None),
+        Err(e) => return unavailable_page(&assets, Some(e)),
     };
     let seated = room.seat_of(seat_token(&headers, &id).as_deref()).is_some();
     if !seated {
         match hub.claim_seat(&room) {
             Ok(Some((_, token))) => {
-                return ([set_cookie(&id, &token)], Html(assets::GAME_HTML)).into_response();
+                return ([set_cookie(&id, &token)], Html(assets.page("game.html"))).into_response();
             }
             Ok(None) => {}
             Err(e) => return ApiError::from(e).into_response(),
         }
     }
-    Html(assets::GAME_HTML).into_response()
+    page(&assets, StatusCode::OK, "game.html")
 }
 
-async fn replay_page(State(hub): State<AppState>, Path(id): Path<String>) -> Response {
+async fn replay_page(
+    State(hub): State<AppState>,
+    Extension(assets): Files,
+    Path(id): Path<String>,
+) -> Response {
     match hub.room(&id) {
-        Ok(Some(_)) => Html(assets::REPLAY_HTML).into_response(),
-        Ok(None) => not_found().await,
-        Err(e) => unavailable_page(e),
+        Ok(Some(_)) => page(&assets, StatusCode::OK, "replay.html"),
+        Ok(None) => unavailable_page(&assets, None),
+        Err(e) => unavailable_page(&assets, Some(e)),
     }
 }
 
-async fn static_file(Path(file): Path<String>) -> Response {
-    match assets::static_file(&file) {
+async fn static_file(Extension(assets): Files, Path(file): Path<String>) -> Response {
+    match assets.file(&file) {
         Some((content_type, bytes)) => (
             [
                 (header::CONTENT_TYPE, content_type),
@@ -228,7 +243,7 @@ async fn static_file(Path(file): Path<String>) -> Response {
             bytes,
         )
             .into_response(),
-        None => not_found().await,
+        None => page(&assets, StatusCode::NOT_FOUND, "not_found.html"),
     }
 }
 

@@ -1,6 +1,6 @@
 #![doc = include_str!("../README.md")]
 
-mod assets;
+pub mod assets;
 pub mod clock;
 pub mod connections;
 pub mod engine;
@@ -34,7 +34,13 @@ pub type AppState = Arc<Hub>;
 
 /// The whole web application: pages, static files, the JSON API and the websockets.
 pub fn app(state: AppState) -> Router {
-    http::router(state)
+    http::router(state, assets::Assets::embedded())
+}
+
+/// The application with its front end read from `dir` on every request (development: no rebuild for an
+/// edit of the pages, styles or scripts).
+pub fn app_with_static_dir(state: AppState, dir: PathBuf) -> Router {
+    http::router(state, assets::Assets::from_dir(dir))
 }
 
 /// How to run a server.
@@ -48,6 +54,8 @@ pub struct Config {
     /// The origin browsers reach the server at (`https://jungle.example`); websockets from other origins are
     /// refused. Without it only loopback and IP-address origins naming this server's own `Host` are taken.
     pub public_origin: Option<String>,
+    /// Serve the front end from this folder, read on every request, instead of the embedded files.
+    pub static_dir: Option<PathBuf>,
 }
 
 impl Config {
@@ -59,6 +67,7 @@ impl Config {
             engine_threads: default_engine_threads(),
             limits: Limits::default(),
             public_origin: None,
+            static_dir: None,
         }
     }
 }
@@ -87,6 +96,7 @@ pub enum ServeError {
 pub struct Server {
     pub listener: tokio::net::TcpListener,
     pub state: AppState,
+    pub static_dir: Option<PathBuf>,
 }
 
 impl Server {
@@ -120,7 +130,11 @@ impl Server {
                 addr: config.addr,
                 source,
             })?;
-        Ok(Server { listener, state })
+        Ok(Server {
+            listener,
+            state,
+            static_dir: config.static_dir.clone(),
+        })
     }
 
     pub fn local_addr(&self) -> Result<SocketAddr, ServeError> {
@@ -132,7 +146,7 @@ impl Server {
     /// # Errors
     /// When accepting connections fails.
     pub async fn run(self) -> Result<(), ServeError> {
-        axum::serve(self.listener, service(self.state)).await?;
+        axum::serve(self.listener, service(self.state, self.static_dir)).await?;
         Ok(())
     }
 }
@@ -140,8 +154,13 @@ impl Server {
 /// The application as a service that knows each connection's address (limits are per client address).
 fn service(
     state: AppState,
+    static_dir: Option<PathBuf>,
 ) -> axum::extract::connect_info::IntoMakeServiceWithConnectInfo<Router, SocketAddr> {
-    app(state).into_make_service_with_connect_info::<SocketAddr>()
+    let router = match static_dir {
+        Some(dir) => app_with_static_dir(state, dir),
+        None => app(state),
+    };
+    router.into_make_service_with_connect_info::<SocketAddr>()
 }
 
 /// The engine threads to use by default: all cores but one, at least one.
@@ -182,7 +201,7 @@ pub fn run_blocking(
         let addr = server.local_addr()?;
         tracing::info!(%addr, "listening");
         on_listening(addr);
-        axum::serve(server.listener, service(server.state))
+        axum::serve(server.listener, service(server.state, server.static_dir))
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })

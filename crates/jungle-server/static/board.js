@@ -1,6 +1,5 @@
 // The Jungle board as SVG: terrain, animals, highlights, and click-or-drag moves. Shared by the game and
 // replay pages. The board never decides legality: it offers only the moves the server listed.
-"use strict";
 
 const JUNGLE_ANIMALS = {
   e: { name: "Elephant", zh: "象", rank: 8 },
@@ -45,7 +44,7 @@ function svgEl(tag, attrs, parent) {
   return el;
 }
 
-class JungleBoard {
+export class JungleBoard {
   // container: an element to fill; onMove(moveText) is called for a move the user made.
   constructor(container, onMove) {
     this.container = container;
@@ -265,77 +264,4 @@ class JungleBoard {
     this.render();
     this.onMove(move);
   }
-}
-
-function jungleSideName(side) {
-  return side === "blue" ? "Blue" : "Red";
-}
-
-// Move list rows: "1. a3a4 g7g6". startsRed: the game's first move is Red's.
-function jungleMoveRows(moves, startsRed) {
-  const rows = [];
-  let i = 0;
-  let number = 1;
-  if (startsRed && moves.length) {
-    rows.push({ number, blue: null, red: { move: moves[0], ply: 0 } });
-    i = 1;
-    number = 2;
-  }
-  for (; i < moves.length; i += 2, number++) {
-    rows.push({
-      number,
-      blue: { move: moves[i], ply: i },
-      red: i + 1 < moves.length ? { move: moves[i + 1], ply: i + 1 } : null,
-    });
-  }
-  return rows;
-}
-
-/**
- * Fills the move list element `list` (an <ol>) with one row per move number; `decorate(span, half)` is called
- * for each half-move span that holds a move (`half` is `{move, ply}`), so each page adds its own highlight and
- * clicks.
- */
-function fillMoveList(list, moves, startFen, decorate) {
-  list.textContent = "";
-  const startsRed = startFen.split(" ")[1] === "b";
-  for (const row of jungleMoveRows(moves, startsRed)) {
-    const li = document.createElement("li");
-    const num = document.createElement("span");
-    num.className = "num";
-    num.textContent = `${row.number}.`;
-    li.appendChild(num);
-    for (const half of [row.blue, row.red]) {
-      const span = document.createElement("span");
-      span.className = "mv";
-      span.textContent = half ? half.move : "…";
-      if (half) decorate(span, half);
-      li.appendChild(span);
-    }
-    list.appendChild(li);
-  }
-}
-
-/**
- * Makes the form `#import` send its PGN (`#pgn`) to the server and open the imported game; a refusal is shown
- * in the element `errorId`. Used by the home and replay pages.
- */
-function wireImportForm(errorId) {
-  const byId = (id) => document.getElementById(id);
-  byId("import").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    try {
-      const response = await fetch("/api/import", {
-        method: "POST",
-        headers: { "Content-Type": "application/x-chess-pgn" },
-        body: byId("pgn").value,
-      });
-      const answer = await response.json();
-      if (!response.ok) throw new Error(answer.error || response.statusText);
-      location.href = answer.url;
-    } catch (e) {
-      byId(errorId).textContent = String(e.message || e);
-      byId(errorId).hidden = false;
-    }
-  });
 }

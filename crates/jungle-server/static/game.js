@@ -1,12 +1,14 @@
 // The game page: one websocket to the game's room. The server sends the whole state after every change; this
 // page draws it and sends the player's actions. A dropped connection reconnects to the same seat (the cookie).
-"use strict";
+
+import { JungleBoard } from "./board.js";
+import { $ } from "./dom.js";
+import { fillMoveList, sideName } from "./moves.js";
 
 const gameId = location.pathname.split("/").pop();
 const view = { seat: null, state: null, receivedAt: 0, flippedByUser: null, socket: null, retries: 0, resignArmed: null };
 window.jungle = view; // read by the end-to-end tests
 
-const $ = (id) => document.getElementById(id);
 const board = new JungleBoard($("board"), (move) => send({ type: "move", move }));
 
 function send(message) {
@@ -141,7 +143,7 @@ function drawStatus() {
   const s = view.state;
   let text;
   if (s.outcome) text = s.outcome.text;
-  else if (!view.seat) text = `You are watching. ${jungleSideName(s.turn)} to move.`;
+  else if (!view.seat) text = `You are watching. ${sideName(s.turn)} to move.`;
   else if (s.thinking) text = "The engine is thinking…";
   else if (s.turn === view.seat) text = "Your turn.";
   else if (s.mode === "friend" && !s.seats_taken[s.turn]) text = "Waiting for your friend to open the link.";
@@ -166,7 +168,7 @@ function drawStatus() {
   const banner = $("banner");
   banner.hidden = !s.outcome;
   if (s.outcome) {
-    let title = s.outcome.winner ? `${jungleSideName(s.outcome.winner)} wins` : "Draw";
+    let title = s.outcome.winner ? `${sideName(s.outcome.winner)} wins` : "Draw";
     if (view.seat && s.outcome.winner) title = s.outcome.winner === view.seat ? "You win!" : "You lose";
     $("banner-title").textContent = title;
     $("banner-reason").textContent = `${s.outcome.reason} · ${s.outcome.result}`;

@@ -1,7 +1,7 @@
 // The home page: create a game (vs the engine or a friend), list live and finished games, import a PGN.
-"use strict";
 
-const $ = (id) => document.getElementById(id);
+import { $ } from "./dom.js";
+import { wireImportForm } from "./import-form.js";
 
 let opponent = "engine";
 for (const button of document.querySelectorAll("#new-game button[data-opponent]")) {

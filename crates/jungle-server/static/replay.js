@@ -1,9 +1,12 @@
 // The replay and analysis page: step through a stored game, ask the engine about the shown position,
 // download the PGN, import another.
-"use strict";
+
+import { JungleBoard } from "./board.js";
+import { $ } from "./dom.js";
+import { wireImportForm } from "./import-form.js";
+import { fillMoveList } from "./moves.js";
 
 const gameId = location.pathname.split("/").pop();
-const $ = (id) => document.getElementById(id);
 const view = { game: null, ply: 0, flipped: false, analysisFor: null };
 window.jungle = view; // read by the end-to-end tests
 const board = new JungleBoard($("board"), () => {});

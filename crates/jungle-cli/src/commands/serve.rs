@@ -28,6 +28,10 @@ pub struct Args {
     /// Changes one limit, `NAME=VALUE` (repeatable; docs/security.md lists every limit and its default).
     #[arg(long = "limit", value_name = "NAME=VALUE")]
     pub limits: Vec<String>,
+    /// Development: serve the pages, styles and scripts from this folder (e.g.
+    /// `crates/jungle-server/static`), read on every request, so an edit needs no rebuild.
+    #[arg(long, value_name = "DIR")]
+    pub static_dir: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -51,6 +55,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "--public-origin \"{origin}\" should be like https://jungle.example"
         )));
     }
+    if let Some(dir) = &args.static_dir
+        && !dir.join("game.html").is_file()
+    {
+        return Err(bad_input(format!(
+            "--static-dir {}: no game.html there (point it at crates/jungle-server/static)",
+            dir.display()
+        )));
+    }
     jungle_server::logging::init(args.log_format);
     let config = jungle_server::Config {
         engine_threads: args
@@ -58,6 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .unwrap_or_else(jungle_server::default_engine_threads),
         limits,
         public_origin: args.public_origin.clone(),
+        static_dir: args.static_dir.clone(),
         ..jungle_server::Config::new(addr, args.db.clone())
     };
     jungle_server::run_blocking(&config, |bound| {

@@ -1,12 +1,10 @@
 //! The websocket side with real clients on a port-0 server: the server is the authority, and refused
 //! messages leave the game unchanged.
 
-mod support;
-
-use support::{Client, create, http, start, temp_dir, visit};
+use crate::support::{Client, create, http, start, temp_dir, visit};
 
 /// A friend game with both seats taken: (server, id, blue client, red client).
-async fn friend_game(name: &str) -> (support::TestServer, String, Client, Client) {
+async fn friend_game(name: &str) -> (crate::support::TestServer, String, Client, Client) {
     let server = start(temp_dir(name).join("games.db")).await;
     let (id, blue_cookie) = create(server.addr, r#"{"opponent":"friend","side":"blue"}"#).await;
     let red_cookie = visit(server.addr, &id)
@@ -42,7 +40,7 @@ async fn moves_reach_both_players_and_spectators() {
     }
     // A reload: a new connection with the same cookie gets the same seat and the whole game.
     drop(blue);
-    let cookie = support::cookie_for(&server, &id, "blue");
+    let cookie = crate::support::cookie_for(&server, &id, "blue");
     let mut again = Client::connect(server.addr, &id, Some(&cookie)).await;
     assert_eq!(again.seat.as_deref(), Some("blue"));
     assert_eq!(again.state["ply"], 2);
@@ -143,7 +141,7 @@ trait SendBinary {
     async fn send_binary(&mut self, bytes: Vec<u8>);
 }
 
-impl SendBinary for support::Socket {
+impl SendBinary for crate::support::Socket {
     async fn send_binary(&mut self, bytes: Vec<u8>) {
         futures_util::SinkExt::send(
             self,
@@ -207,7 +205,7 @@ async fn the_engine_replies_and_takebacks_restore_the_players_turn() {
         .wait_for(|s| s["ply"] == 2 && s["thinking"] == false)
         .await;
     assert_eq!(state["turn"], "blue");
-    assert!(!support::legal(&state).is_empty());
+    assert!(!crate::support::legal(&state).is_empty());
     // The engine's seat cannot be taken by a visitor.
     assert_eq!(visit(server.addr, &id).await, None);
 
@@ -231,7 +229,7 @@ async fn a_player_whose_clock_runs_out_loses_on_time() {
             temp_dir("clock").join("games.db"),
         );
         config.limits.set("min-clock-secs=1").unwrap();
-        let server = support::start_config(&config).await;
+        let server = crate::support::start_config(&config).await;
         // 0.02 minutes = 1.2 s per side.
         let (id, cookie) = create(
             server.addr,
@@ -289,7 +287,7 @@ async fn engine_games_queue_for_the_engine_without_starving_other_games() {
         )
     };
     config.limits.set("engine-games-per-client=10").unwrap();
-    let server = support::start_config(&config).await;
+    let server = crate::support::start_config(&config).await;
     let mut engine_rooms = Vec::new();
     for _ in 0..6 {
         let (id, _) = create(

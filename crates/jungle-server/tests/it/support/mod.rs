@@ -2,6 +2,8 @@
 //! clients that carry a seat cookie.
 #![allow(dead_code)]
 
+pub mod browser;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;

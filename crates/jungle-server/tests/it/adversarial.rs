@@ -2,18 +2,16 @@
 //! each with the limit that stops it, and the attacks that already held. Limits are set low here so that each
 //! attack reaches its limit quickly; docs/security.md lists the defaults.
 
-mod support;
-
 use std::time::Duration;
 
 use futures_util::SinkExt;
 use tokio_tungstenite::tungstenite::Message;
 
+use crate::support::{Client, TestServer, create, http, http_raw, start_config, temp_dir};
 use jungle_rules::pgn::PgnGame;
 use jungle_rules::{Game, Rules};
 use jungle_server::{Config, Limits};
 use serde_json::Value;
-use support::{Client, TestServer, create, http, http_raw, start_config, temp_dir};
 
 /// An HTTP answer: status, headers, body.
 type Answer = (u16, Vec<(String, String)>, String);

@@ -1,8 +1,6 @@
 //! Stopping the server mid-game and starting it again on the same database: the games continue, no move lost.
 
-mod support;
-
-use support::{Client, IsolatedServer, create, legal, temp_dir, visit};
+use crate::support::{Client, IsolatedServer, create, legal, temp_dir, visit};
 
 #[tokio::test]
 async fn games_in_progress_survive_a_restart_with_every_move() {

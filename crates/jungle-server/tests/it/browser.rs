@@ -2,13 +2,8 @@
 //! together. They need Chromium (Debian's `chromium`, or the binary `JUNGLE_CHROMIUM` names) and fail
 //! clearly without it.
 
-mod support;
-
-#[path = "support/browser.rs"]
-mod browser;
-
-use browser::{Chrome, click, click_move, drag_move, eval, ply, wait_until};
-use support::{start, temp_dir};
+use crate::support::browser::{Chrome, click, click_move, drag_move, eval, ply, wait_until};
+use crate::support::{start, temp_dir};
 
 /// A move for Blue that heads for Red's den (d9): quick games, whoever wins.
 fn toward_red_den(legal: &[String]) -> String {
@@ -79,7 +74,7 @@ async fn a_whole_game_against_level_one_by_clicking() {
         "banner {banner:?} shows the reason {reason:?}"
     );
     // The game is stored as finished.
-    let (_, _, lists) = support::http(server.addr, "GET", "/api/games", "", None).await;
+    let (_, _, lists) = crate::support::http(server.addr, "GET", "/api/games", "", None).await;
     assert!(lists.contains(outcome["result"].as_str().unwrap()));
     chrome.close().await;
     server.kill().await;
@@ -208,7 +203,7 @@ async fn two_friends_play_while_a_third_watches() {
 
 #[test]
 fn chromium_is_taken_from_jungle_chromium_or_the_debian_path() {
-    use browser::{DEFAULT_CHROMIUM, chromium_path_from};
+    use crate::support::browser::{DEFAULT_CHROMIUM, chromium_path_from};
     assert_eq!(
         chromium_path_from(Some("/opt/chrome/chrome".into())),
         std::path::PathBuf::from("/opt/chrome/chrome")

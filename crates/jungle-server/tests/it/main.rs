@@ -1,0 +1,9 @@
+//! The integration tests as one binary (each test binary links axum, tokio and chromiumoxide: one link instead
+//! of five). `cargo test -p jungle-server --test it MODULE::` runs one part.
+
+mod adversarial;
+mod browser;
+mod restart;
+mod router;
+mod support;
+mod websocket;
