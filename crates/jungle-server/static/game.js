@@ -10,6 +10,7 @@ const view = { seat: null, state: null, receivedAt: 0, flippedByUser: null, sock
 window.jungle = view; // read by the end-to-end tests
 
 const board = new JungleBoard($("board"), (move) => send({ type: "move", move }));
+view.board = board; // the tests read its orientation
 
 function send(message) {
   if (view.socket && view.socket.readyState === WebSocket.OPEN) {

@@ -115,7 +115,7 @@ async fn two_friends_play_while_a_third_watches() {
     // The friend's arrival reaches the creator: the share box goes away.
     wait_until(&ann, "document.getElementById('share').hidden").await;
     // Red sees the board from Red's side.
-    assert!(eval::<bool>(&bo, "board.flipped").await);
+    assert!(eval::<bool>(&bo, "window.jungle.board.flipped").await);
 
     for target in 1..=6u64 {
         let mover = if target % 2 == 1 { &ann } else { &bo };
