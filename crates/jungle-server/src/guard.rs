@@ -94,12 +94,13 @@ pub async fn guard(State(hub): State<AppState>, request: Request, next: Next) ->
 /// Whether the process is over its memory bound even after dropping every idle room.
 fn over_memory_bound(hub: &AppState) -> bool {
     let bound = hub.limits.process_memory_mib;
-    let over = || crate::memory::resident_mib().is_some_and(|mib| mib > bound);
-    if bound == 0 || !over() {
+    let over = |mib: Option<u64>| mib.is_some_and(|mib| mib > bound);
+    if bound == 0 || !over(crate::memory::recent_resident_mib()) {
         return false;
     }
     hub.tidy(true);
-    over()
+    // A fresh reading: dropping the idle rooms may have brought the process back under its bound.
+    over(crate::memory::resident_mib())
 }
 
 /// An error answered in plain text (by the framework: a bad query string, a body too large, a wrong method)
