@@ -13,7 +13,7 @@ pub fn resident_mib() -> Option<u64> {
     parse_vm_rss_kib(&status).map(|kib| kib / 1024)
 }
 
-/// Resident memory as read at most [`READING_LIFETIME`] ago: the guard asks on every API request, and a
+/// Resident memory as read at most a second (`READING_LIFETIME`) ago: the guard asks on every API request, and a
 /// fresh reading opens and parses a file.
 pub fn recent_resident_mib() -> Option<u64> {
     static LAST: Mutex<Option<(Instant, Option<u64>)>> = Mutex::new(None);
