@@ -56,7 +56,9 @@ fn action_of(method: &Method, path: &str) -> Action {
     match (method, path) {
         (&Method::POST, "/api/games") => Action::Create,
         (&Method::POST, "/api/import") => Action::Import,
-        (&Method::GET, p) if p.ends_with("/analysis") => Action::Analyse,
+        (&Method::GET, p) if p.ends_with("/analysis") || p.ends_with("/evaluations") => {
+            Action::Analyse
+        }
         _ => Action::Request,
     }
 }

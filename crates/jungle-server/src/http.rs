@@ -52,6 +52,11 @@ pub fn router(state: AppState, assets: Assets) -> Router {
         .route("/api/games/{id}", get(game_json))
         .route("/api/games/{id}/pgn", get(game_pgn))
         .route("/api/games/{id}/analysis", get(analysis))
+        .route(
+            "/api/games/{id}/evaluations",
+            get(crate::analysis::evaluations),
+        )
+        .route("/ws/analysis", get(crate::analysis::socket))
         .route("/api/import", axum::routing::post(import_pgn))
         .route("/ws/{id}", get(websocket))
         .fallback(not_found)
@@ -105,7 +110,7 @@ async fn security_headers(mut response: Response) -> Response {
 
 /// An API error: a status and a one-line message as `{"error": ...}`.
 #[derive(Debug)]
-pub struct ApiError(StatusCode, String);
+pub struct ApiError(pub(crate) StatusCode, pub(crate) String);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -136,7 +141,7 @@ fn no_game(id: &str) -> ApiError {
     )
 }
 
-fn find_room(hub: &Hub, id: &str) -> Result<Arc<Room>, ApiError> {
+pub(crate) fn find_room(hub: &Hub, id: &str) -> Result<Arc<Room>, ApiError> {
     hub.room(id)?.ok_or_else(|| no_game(id))
 }
 
@@ -288,16 +293,33 @@ async fn game_json(
     Ok(Json(value))
 }
 
-/// The PGN of a game, as a download.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum PgnNotation {
+    Coordinates,
+    Animal,
+}
+
+#[derive(Debug, Deserialize)]
+struct PgnQuery {
+    notation: Option<PgnNotation>,
+}
+
+/// The PGN of a game, as a download; `?notation=animal` writes the moves with their animals (`Ea3-a4`).
 async fn game_pgn(
     State(hub): State<AppState>,
     Path(id): Path<String>,
+    query: Result<Query<PgnQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
+    let Query(query) = query.map_err(|e| ApiError(e.status(), e.body_text()))?;
     let room = find_room(&hub, &id)?;
     let record = hub.store.game(&id).map_err(HubError::from)?;
     let text = {
         let state = room.lock();
         let mut pgn = PgnGame::new(state.game.clone());
+        if let Some(PgnNotation::Animal) = query.notation {
+            pgn.notation = jungle_rules::Notation::Animal;
+        }
         let date = record.map(|r| pgn_date(r.created_at)).unwrap_or_default();
         let tags = [
             ("Event", "Jungle game".to_string()),
@@ -433,16 +455,7 @@ async fn websocket(
         ));
     }
     let room = find_room(&hub, &id)?;
-    let place = hub
-        .connections
-        .open(client.unwrap_or(std::net::IpAddr::from([0, 0, 0, 0])))
-        .map_err(|refused| {
-            let status = match refused {
-                ConnectionRefused::Full => StatusCode::SERVICE_UNAVAILABLE,
-                ConnectionRefused::TooManyFromClient => StatusCode::TOO_MANY_REQUESTS,
-            };
-            ApiError(status, refused.to_string())
-        })?;
+    let place = open_connection(&hub, client)?;
     let seat = room.seat_of(seat_token(&headers, &id).as_deref());
     Ok(upgrade
         .max_message_size(MAX_WS_FRAME)
@@ -468,11 +481,27 @@ async fn websocket(
         }))
 }
 
+/// Counts a new websocket against the connection limits (total and per client).
+pub(crate) fn open_connection(
+    hub: &Hub,
+    client: Option<std::net::IpAddr>,
+) -> Result<crate::connections::ConnectionPlace, ApiError> {
+    hub.connections
+        .open(client.unwrap_or(std::net::IpAddr::from([0, 0, 0, 0])))
+        .map_err(|refused| {
+            let status = match refused {
+                ConnectionRefused::Full => StatusCode::SERVICE_UNAVAILABLE,
+                ConnectionRefused::TooManyFromClient => StatusCode::TOO_MANY_REQUESTS,
+            };
+            ApiError(status, refused.to_string())
+        })
+}
+
 /// A browser always sends `Origin`; it must name this server, so a page elsewhere cannot act with our
 /// cookies. With a configured public origin, only that origin. Without one, the origin must name the `Host`
 /// the request was sent to, and that must be `localhost` or an IP address: a DNS-rebinding page has a domain
 /// name of its own as both its origin and the `Host`, so it is refused.
-fn origin_allowed(headers: &HeaderMap, public_origin: Option<&str>) -> bool {
+pub(crate) fn origin_allowed(headers: &HeaderMap, public_origin: Option<&str>) -> bool {
     let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
         return true; // not a browser
     };

@@ -496,6 +496,7 @@ pub fn snapshot_json(id: &str, state: &RoomState, now: Instant) -> Arc<str> {
         "start_fen": jungle_rules::fen::to_fen(game.start_position()),
         "fen": jungle_rules::fen::to_fen(game.position()),
         "moves": game.moves().iter().map(Move::to_string).collect::<Vec<_>>(),
+        "animal_moves": game.written_moves(jungle_rules::Notation::Animal),
         "ply": game.moves().len(),
         "turn": side_name(game.side_to_move()),
         "legal": game.legal_moves().iter().map(Move::to_string).collect::<Vec<_>>(),

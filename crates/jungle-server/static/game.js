@@ -134,7 +134,7 @@ function drawClocks() {
 function drawMoves() {
   const s = view.state;
   const list = $("moves");
-  fillMoveList(list, s.moves, s.start_fen, (span, half) => {
+  fillMoveList(list, s.animal_moves, s.start_fen, (span, half) => {
     if (half.ply === s.moves.length - 1) span.classList.add("current");
   });
   list.scrollTop = list.scrollHeight;

@@ -45,7 +45,7 @@ function draw() {
   }
   $("ply-label").textContent = `${view.ply} / ${g.moves.length}`;
   document.body.dataset.ply = String(view.ply);
-  fillMoveList($("moves"), g.moves, g.start_fen, (span, half) => {
+  fillMoveList($("moves"), g.animal_moves, g.start_fen, (span, half) => {
     span.dataset.ply = String(half.ply + 1);
     if (half.ply + 1 === view.ply) span.classList.add("current");
     span.addEventListener("click", () => go(half.ply + 1));

@@ -130,8 +130,13 @@ async fn two_friends_play_while_a_third_watches() {
         for page in [&ann, &bo, &cy] {
             wait_until(page, &format!("window.jungle.state.ply === {target}")).await;
         }
+        // The move list writes it with its animal: a3a4 as "Ea3-a4" (or "Ea3xa4" for a capture).
         let shown: String = eval(&cy, "document.getElementById('moves').innerText").await;
-        assert!(shown.contains(&mv), "the spectator's move list shows {mv}");
+        let written = |mark: &str| format!("{}{mark}{}", &mv[..2], &mv[2..]);
+        assert!(
+            shown.contains(&written("-")) || shown.contains(&written("x")),
+            "the spectator's move list shows {mv} with its animal: {shown}"
+        );
         if target == 3 {
             // Red reloads mid-game: back in the same seat, with the same game.
             bo.reload().await.unwrap();

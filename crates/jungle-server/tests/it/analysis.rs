@@ -1,0 +1,267 @@
+//! The analysis side over real sockets: moves written with their animals, the PGN in either notation.
+
+use serde_json::json;
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::support::{PATIENCE, http, http_raw, start, temp_dir};
+
+const PGN: &str = "Content-Type: application/x-chess-pgn";
+
+/// Imports PGN text; returns the new game's id.
+async fn import(addr: std::net::SocketAddr, pgn: &str) -> String {
+    let (status, _, body) =
+        http_raw(addr, "POST", "/api/import", &[PGN.into()], pgn.as_bytes()).await;
+    assert_eq!(status, 200, "{body}");
+    let reply: serde_json::Value = serde_json::from_str(&body).unwrap();
+    reply["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn moves_are_written_with_their_animals_and_the_pgn_in_either_notation() {
+    let server = start(temp_dir("analysis-notation").join("games.db")).await;
+    // Animal notation is read on import too; Blue's Rat ends by taking Red's Elephant.
+    let id = import(
+        server.addr,
+        "1. Rg3-g4 a7a6 2. g4g5 Ra6-a5 3. g5g6 a5a4 4. Rg6xg7 *",
+    )
+    .await;
+    let (_, _, body) = http(server.addr, "GET", &format!("/api/games/{id}"), "", None).await;
+    let record: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(record["moves"][6], "g6g7");
+    assert_eq!(
+        record["animal_moves"],
+        serde_json::json!([
+            "Rg3-g4", "Ra7-a6", "Rg4-g5", "Ra6-a5", "Rg5-g6", "Ra5-a4", "Rg6xg7"
+        ])
+    );
+
+    let pgn = |query: &'static str| {
+        let path = format!("/api/games/{id}/pgn{query}");
+        async move { http(server.addr, "GET", &path, "", None).await }
+    };
+    let (status, _, coordinates) = pgn("").await;
+    assert_eq!(status, 200);
+    assert!(
+        coordinates.contains("1. g3g4 a7a6 2. g4g5"),
+        "{coordinates}"
+    );
+    let (status, _, animals) = pgn("?notation=animal").await;
+    assert_eq!(status, 200);
+    assert!(animals.contains("1. Rg3-g4 Ra7-a6 2. Rg4-g5"), "{animals}");
+    assert!(animals.contains("4. Rg6xg7 *"), "{animals}");
+    // Both exports read back to the same game.
+    for text in [&coordinates, &animals] {
+        let back: jungle_rules::pgn::PgnGame = text.parse().unwrap();
+        assert_eq!(back.game.moves().len(), 7);
+    }
+    let (status, _, error) = pgn("?notation=san").await;
+    assert_eq!(status, 400, "{error}");
+
+    // A record whose animal does not match the board is refused with the reason.
+    let (status, _, error) = http_raw(
+        server.addr,
+        "POST",
+        "/api/import",
+        &[PGN.into()],
+        b"1. Ta3-a4 *",
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(
+        error.contains("the animal on a3 is the Elephant"),
+        "{error}"
+    );
+    server.kill().await;
+}
+
+/// The analysis socket: messages as JSON values.
+struct AnalysisSocket(
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+);
+
+impl AnalysisSocket {
+    async fn connect(addr: std::net::SocketAddr) -> AnalysisSocket {
+        let (socket, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/analysis"))
+            .await
+            .expect("the analysis socket opens");
+        AnalysisSocket(socket)
+    }
+
+    async fn send(&mut self, value: serde_json::Value) {
+        use futures_util::SinkExt;
+        self.0
+            .send(Message::Text(value.to_string().into()))
+            .await
+            .unwrap();
+    }
+
+    async fn next(&mut self) -> serde_json::Value {
+        use futures_util::StreamExt;
+        loop {
+            let frame = tokio::time::timeout(PATIENCE, self.0.next())
+                .await
+                .expect("the server answers in time")
+                .expect("the socket stays open")
+                .unwrap();
+            if let Message::Text(text) = frame {
+                return serde_json::from_str(&text).unwrap();
+            }
+        }
+    }
+
+    /// The next message that is not a report on another position.
+    async fn next_about(&mut self, fen: &str) -> serde_json::Value {
+        loop {
+            let message = self.next().await;
+            if message["type"] == "error" || message["fen"] == fen {
+                return message;
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_engine_analyses_continuously_and_follows_the_shown_position() {
+    let server = start(temp_dir("analysis-socket").join("games.db")).await;
+    let mut socket = AnalysisSocket::connect(server.addr).await;
+    let start_fen = jungle_rules::START_FEN;
+    socket
+        .send(json!({ "type": "analyse", "fen": start_fen, "rules": "standard" }))
+        .await;
+    // Reports come depth after depth, each at least as deep as the one before, with a legal best move and the
+    // line in both notations.
+    let legal: Vec<String> = {
+        let game = jungle_rules::Game::new(jungle_rules::Rules::default());
+        game.legal_moves().iter().map(ToString::to_string).collect()
+    };
+    let mut depth = 0;
+    while depth < 3 {
+        let info = socket.next_about(start_fen).await;
+        assert_eq!(info["type"], "info", "{info}");
+        let now = info["depth"].as_u64().unwrap();
+        assert!(now >= depth, "{info}");
+        depth = now;
+        let best = info["best"].as_str().unwrap();
+        assert!(legal.iter().any(|m| m == best), "{info}");
+        assert_eq!(info["pv"][0], best);
+        let written = info["line"][0].as_str().unwrap();
+        assert_eq!(&written[1..3], &best[..2], "{info}");
+        assert!(info["score_cp"].is_i64() || info["mate_plies"].is_i64());
+    }
+
+    // Stepping to another position replaces the analysis: Blue's Rat beside Red's den wins at once.
+    let win = "c6/3R3/7/7/7/7/7/7/7 w 0 1";
+    socket
+        .send(json!({ "type": "analyse", "fen": win, "rules": "standard" }))
+        .await;
+    let info = socket.next_about(win).await;
+    assert_eq!(info["type"], "info", "{info}");
+    assert_eq!(info["best"], "d8d9", "{info}");
+    assert_eq!(info["line"][0], "Rd8-d9");
+    assert_eq!(info["mate_plies"], 1, "{info}");
+
+    // A position that is over is reported as such, then done.
+    let over = "c2R3/7/7/7/7/7/7/7/7 b 0 1";
+    socket
+        .send(json!({ "type": "analyse", "fen": over, "rules": "standard" }))
+        .await;
+    let info = socket.next_about(over).await;
+    assert_eq!(info["depth"], 0, "{info}");
+    assert!(
+        info["score_cp"].is_null() && info["best"].is_null(),
+        "{info}"
+    );
+    assert_eq!(socket.next_about(over).await["type"], "done");
+
+    // Bad positions, rules and messages get an error and the connection stays usable.
+    for (bad, says) in [
+        (
+            json!({ "type": "analyse", "fen": "7/7/7 w", "rules": "standard" }),
+            "position:",
+        ),
+        (
+            json!({ "type": "analyse", "fen": start_fen, "rules": "dog-swims=maybe" }),
+            "rules:",
+        ),
+        (json!({ "type": "castle" }), "unreadable"),
+    ] {
+        socket.send(bad.clone()).await;
+        let reply = socket.next_about("-").await;
+        assert_eq!(reply["type"], "error", "{bad}: {reply}");
+        assert!(
+            reply["message"].as_str().unwrap().starts_with(says),
+            "{bad}: {reply}"
+        );
+    }
+    socket.send(json!({ "type": "ping" })).await;
+    loop {
+        if socket.next().await["type"] == "pong" {
+            break;
+        }
+    }
+    server.kill().await;
+}
+
+#[tokio::test]
+async fn the_evaluation_graph_marks_the_moves_that_lose() {
+    let server = start(temp_dir("analysis-graph").join("games.db")).await;
+    // Blue's Rat walks up to Red's Elephant and takes it: material changes hands, so some move is marked.
+    let id = import(
+        server.addr,
+        "1. g3g4 a7a6 2. g4g5 a6a5 3. g5g6 a5a4 4. g6g7 *",
+    )
+    .await;
+    let (status, _, body) = http(
+        server.addr,
+        "GET",
+        &format!("/api/games/{id}/evaluations"),
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let graph: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let points = graph["points"].as_array().unwrap();
+    assert_eq!(points.len(), 8, "{body}");
+    // Exactly the moves whose mover's score fell by the threshold are marked, with the drop and kind the
+    // points give.
+    let value = |ply: usize| points[ply]["value"].as_i64().unwrap();
+    let mistakes = graph["mistakes"].as_array().unwrap();
+    assert!(!mistakes.is_empty(), "{body}");
+    let (mistake_cp, blunder_cp) = (
+        graph["mistake_cp"].as_i64().unwrap(),
+        graph["blunder_cp"].as_i64().unwrap(),
+    );
+    for ply in 0..7 {
+        let sign = if ply % 2 == 0 { 1 } else { -1 };
+        let drop = sign * (value(ply) - value(ply + 1));
+        let marked = mistakes.iter().find(|m| m["ply"] == ply);
+        assert_eq!(marked.is_some(), drop >= mistake_cp, "ply {ply}: {body}");
+        if let Some(m) = marked {
+            assert_eq!(m["drop"], drop);
+            assert_eq!(m["side"], if sign == 1 { "blue" } else { "red" });
+            assert_eq!(
+                m["kind"],
+                if drop >= blunder_cp {
+                    "blunder"
+                } else {
+                    "mistake"
+                }
+            );
+        }
+    }
+    // Moves are named in animal notation: only the Rats moved in this game.
+    for m in mistakes {
+        assert_eq!(m["mv"].as_str().unwrap().as_bytes()[0], b'R', "{m}");
+    }
+    let (status, _, _) = http(
+        server.addr,
+        "GET",
+        "/api/games/zzzzzzzz/evaluations",
+        "",
+        None,
+    )
+    .await;
+    assert_eq!(status, 404);
+    server.kill().await;
+}
