@@ -381,6 +381,9 @@ impl Room {
     pub fn decline_draw(&self, seat: Option<Side>) -> Result<(), ActionError> {
         let seat = seat.ok_or(ActionError::Spectator)?;
         let mut state = self.lock();
+        if let Some(over) = state.game.outcome() {
+            return Err(ActionError::Over(over));
+        }
         if state.draw_offer != Some(seat.opponent()) {
             return Err(ActionError::NoDrawOffer);
         }
@@ -391,10 +394,13 @@ impl Room {
     }
 
     /// Against the engine only: takes back moves until it is the player's turn again, with at least one of the
-    /// player's moves undone.
+    /// player's moves undone. Not once the game is over: a result is final.
     pub fn takeback(&self, store: &Store, seat: Option<Side>) -> Result<(), ActionError> {
         let seat = seat.ok_or(ActionError::Spectator)?;
         let mut state = self.lock();
+        if let Some(over) = state.game.outcome() {
+            return Err(ActionError::Over(over));
+        }
         if !matches!(state.mode, Mode::Engine { .. }) {
             return Err(ActionError::Takeback(
                 "only games against the engine allow takebacks",
@@ -404,7 +410,7 @@ impl Room {
             return Err(ActionError::Takeback("the engine is thinking"));
         }
         let moves = state.game.moves().len();
-        // The player's last move is the last one (the game ended on it) or the one before the engine's reply.
+        // The player's last move is the last one (the engine found no reply) or the one before the engine's reply.
         let last_is_mine = moves > 0 && state.game.positions()[moves - 1].side_to_move() == seat;
         let undo = if last_is_mine { 1 } else { 2 };
         if moves < undo || state.game.positions()[moves - undo].side_to_move() != seat {
@@ -415,7 +421,6 @@ impl Room {
         for _ in 0..undo {
             state.game.undo();
         }
-        state.recorded_outcome = None;
         state.draw_offer = None;
         state.clock_history.truncate(keep);
         let restored = match (keep, state.initial_ms) {

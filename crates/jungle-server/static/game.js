@@ -162,7 +162,7 @@ function drawStatus() {
   $("offer-draw").disabled = !playing || iOffered;
   $("offer-draw").textContent = iOffered ? "½ Draw offered" : "½ Offer draw";
   $("takeback").hidden = !(s.mode === "engine" && view.seat);
-  $("takeback").disabled = s.thinking || s.ply === 0;
+  $("takeback").disabled = !playing || s.thinking || s.ply === 0;
   $("replay-link").href = `/replay/${gameId}`;
   $("banner-replay").href = `/replay/${gameId}`;
 

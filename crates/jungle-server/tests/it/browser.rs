@@ -73,6 +73,13 @@ async fn a_whole_game_against_level_one_by_clicking() {
         banner.contains(reason),
         "banner {banner:?} shows the reason {reason:?}"
     );
+    // A finished game is final: nothing on the page can change it.
+    for button in ["takeback", "resign", "offer-draw"] {
+        assert!(
+            eval::<bool>(&page, &format!("document.getElementById('{button}').disabled")).await,
+            "#{button} is disabled after the end"
+        );
+    }
     // The game is stored as finished.
     let (_, _, lists) = crate::support::http(server.addr, "GET", "/api/games", "", None).await;
     assert!(lists.contains(outcome["result"].as_str().unwrap()));

@@ -320,3 +320,47 @@ async fn engine_games_queue_for_the_engine_without_starving_other_games() {
     );
     server.kill().await;
 }
+
+#[tokio::test]
+async fn a_finished_game_refuses_every_action_and_stays_finished() {
+    let server = start(temp_dir("immutable").join("games.db")).await;
+    let (id, cookie) = create(
+        server.addr,
+        r#"{"opponent":"engine","level":1,"side":"blue"}"#,
+    )
+    .await;
+    let mut me = Client::connect(server.addr, &id, Some(&cookie)).await;
+    me.send_move("a3a4").await;
+    me.wait_for(|s| s["ply"] == 2 && s["thinking"] == false)
+        .await;
+    me.send_text(r#"{"type":"resign"}"#).await;
+    let over = me.wait_for(|s| !s["outcome"].is_null()).await;
+    assert_eq!(over["outcome"]["reason"], "resignation");
+    let legal = crate::support::legal(&over);
+    assert!(legal.is_empty(), "no move is offered after the end");
+    for action in [
+        r#"{"type":"takeback"}"#.to_string(),
+        r#"{"type":"resign"}"#.to_string(),
+        r#"{"type":"offer_draw"}"#.to_string(),
+        r#"{"type":"decline_draw"}"#.to_string(),
+        r#"{"type":"move","move":"g3g4"}"#.to_string(),
+    ] {
+        me.send_text(&action).await;
+        let error = me.expect_error().await;
+        assert!(error.contains("the game is over"), "{action}: {error}");
+    }
+    let fresh = Client::connect(server.addr, &id, None).await;
+    assert_eq!(fresh.state["ply"], 2);
+    assert_eq!(fresh.state["outcome"], over["outcome"]);
+    let (_, _, body) = http(server.addr, "GET", "/api/games", "", None).await;
+    let lists: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(lists["recent"][0]["id"], id.as_str());
+    assert!(
+        lists["live"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|game| game["id"] != id.as_str())
+    );
+    server.kill().await;
+}
