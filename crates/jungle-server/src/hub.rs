@@ -429,7 +429,7 @@ impl Hub {
         }
     }
 
-    /// Gives a visitor the free seat of a friend game, if there is one: `(seat, token)`.
+    /// Gives a visitor who asked for it the free seat of a friend game, if there is one: `(seat, token)`.
     ///
     /// # Errors
     /// When the database write fails (the seat stays free).

@@ -147,13 +147,18 @@ function drawStatus() {
   else if (!view.seat) text = `You are watching. ${sideName(s.turn)} to move.`;
   else if (s.thinking) text = "The engine is thinking…";
   else if (s.turn === view.seat) text = "Your turn.";
-  else if (s.mode === "friend" && !s.seats_taken[s.turn]) text = "Waiting for your friend to open the link.";
+  else if (s.mode === "friend" && !s.seats_taken[s.turn]) text = "Waiting for your friend to join.";
   else text = "Waiting for your opponent…";
   $("status").textContent = text;
 
   const waitingForFriend = s.mode === "friend" && view.seat && !(s.seats_taken.blue && s.seats_taken.red);
   $("share").hidden = !waitingForFriend;
   if (waitingForFriend) $("share-link").value = location.href;
+
+  // A free seat is taken by pressing Join, never by opening the page (link previews open it too).
+  const freeSeat = s.mode === "friend" && !s.outcome && ["blue", "red"].find((side) => !s.seats_taken[side]);
+  $("join").hidden = Boolean(view.seat) || !freeSeat;
+  if (freeSeat) $("join-button").textContent = `Join as ${sideName(freeSeat)}`;
 
   $("draw-offer").hidden = !(view.seat && s.draw_offer && s.draw_offer !== view.seat && !s.outcome);
   const playing = Boolean(view.seat) && !s.outcome;
@@ -203,6 +208,20 @@ $("offer-draw").addEventListener("click", () => send({ type: "offer_draw" }));
 $("accept-draw").addEventListener("click", () => send({ type: "offer_draw" }));
 $("decline-draw").addEventListener("click", () => send({ type: "decline_draw" }));
 $("takeback").addEventListener("click", () => send({ type: "takeback" }));
+$("join-button").addEventListener("click", async () => {
+  $("join-button").disabled = true;
+  try {
+    const reply = await fetch(`/api/games/${gameId}/join`, { method: "POST" });
+    if (!reply.ok) showError((await reply.json()).error);
+    // The seat cookie is set: a new connection carries it and is greeted with the seat.
+    view.retries = 0;
+    if (view.socket) view.socket.close();
+  } catch {
+    showError("Not connected; try again.");
+  } finally {
+    $("join-button").disabled = false;
+  }
+});
 $("copy").addEventListener("click", () => {
   $("share-link").select();
   if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});

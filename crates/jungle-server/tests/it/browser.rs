@@ -107,14 +107,27 @@ async fn two_friends_play_while_a_third_watches() {
     let link: String = eval(&ann, "document.getElementById('share-link').value").await;
     assert!(link.contains("/game/"));
 
+    // Opening the link takes no seat: Bo presses "Join as Red".
     let bo = chrome.person(&link).await;
     wait_until(
         &bo,
-        "window.jungle && window.jungle.state && window.jungle.seat === 'red'",
+        "window.jungle && window.jungle.state && !document.getElementById('join').hidden",
     )
     .await;
+    assert_eq!(
+        eval::<String>(&bo, "document.body.dataset.seat").await,
+        "spectator"
+    );
+    assert_eq!(
+        eval::<String>(&bo, "document.getElementById('join-button').innerText").await,
+        "Join as Red"
+    );
+    click(&bo, "#join-button").await;
+    wait_until(&bo, "window.jungle.seat === 'red'").await;
+    wait_until(&bo, "document.getElementById('join').hidden").await;
     let cy = chrome.person(&link).await;
     wait_until(&cy, "window.jungle && window.jungle.state").await;
+    assert!(eval::<bool>(&cy, "document.getElementById('join').hidden").await);
     assert_eq!(
         eval::<String>(&cy, "document.body.dataset.seat").await,
         "spectator"
