@@ -229,11 +229,15 @@ async fn join_game(
         return Ok(Json(json!({ "seat": side_name(seat) })).into_response());
     }
     match hub.claim_seat(&room)? {
-        Some((seat, token)) => Ok((
+        Some((seat, token)) => Ok({
+            // The wait for the first moves starts now.
+            hub.after_change(&room);
+            (
             [set_cookie(&id, &token)],
             Json(json!({ "seat": side_name(seat) })),
         )
-            .into_response()),
+            .into_response()
+        }),
         None => Err(ApiError(
             StatusCode::CONFLICT,
             "no seat is free in this game: you can watch it".into(),
@@ -290,13 +294,20 @@ async fn create_game(
 }
 
 /// A game's full record: the live state plus every position, for the replay page.
+#[derive(serde::Serialize)]
+struct GameRecordReply {
+    #[serde(flatten)]
+    state: crate::protocol::Snapshot,
+    /// The position before each move and after the last, as FEN.
+    fens: Vec<String>,
+}
+
 async fn game_json(
     State(hub): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<GameRecordReply>, ApiError> {
     let room = find_room(&hub, &id)?;
-    let mut value: Value = serde_json::from_str(&room.snapshot())
-        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let state = room.snapshot();
     let fens: Vec<String> = room
         .lock()
         .game
@@ -304,8 +315,7 @@ async fn game_json(
         .iter()
         .map(jungle_rules::fen::to_fen)
         .collect();
-    value["fens"] = json!(fens);
-    Ok(Json(value))
+    Ok(Json(GameRecordReply { state, fens }))
 }
 
 /// The PGN of a game, as a download.

@@ -166,6 +166,8 @@ function drawStatus() {
   const iOffered = Boolean(view.seat) && s.draw_offer === view.seat;
   $("offer-draw").disabled = !playing || iOffered;
   $("offer-draw").textContent = iOffered ? "½ Draw offered" : "½ Offer draw";
+  // Either player may call the game off until both sides have made two moves (the server has the same rule).
+  $("abort").hidden = !playing || s.ply >= 4;
   $("takeback").hidden = !(s.mode === "engine" && view.seat);
   $("takeback").disabled = !playing || s.thinking || s.ply === 0;
   $("replay-link").href = `/replay/${gameId}`;
@@ -175,6 +177,7 @@ function drawStatus() {
   banner.hidden = !s.outcome;
   if (s.outcome) {
     let title = s.outcome.winner ? `${sideName(s.outcome.winner)} wins` : "Draw";
+    if (s.outcome.reason === "aborted") title = "Game aborted";
     if (view.seat && s.outcome.winner) title = s.outcome.winner === view.seat ? "You win!" : "You lose";
     $("banner-title").textContent = title;
     $("banner-reason").textContent = `${s.outcome.reason} · ${s.outcome.result}`;
@@ -208,6 +211,7 @@ $("offer-draw").addEventListener("click", () => send({ type: "offer_draw" }));
 $("accept-draw").addEventListener("click", () => send({ type: "offer_draw" }));
 $("decline-draw").addEventListener("click", () => send({ type: "decline_draw" }));
 $("takeback").addEventListener("click", () => send({ type: "takeback" }));
+$("abort").addEventListener("click", () => send({ type: "abort" }));
 $("join-button").addEventListener("click", async () => {
   $("join-button").disabled = true;
   try {
