@@ -233,10 +233,10 @@ async fn join_game(
             // The wait for the first moves starts now.
             hub.after_change(&room);
             (
-            [set_cookie(&id, &token)],
-            Json(json!({ "seat": side_name(seat) })),
-        )
-            .into_response()
+                [set_cookie(&id, &token)],
+                Json(json!({ "seat": side_name(seat) })),
+            )
+                .into_response()
         }),
         None => Err(ApiError(
             StatusCode::CONFLICT,

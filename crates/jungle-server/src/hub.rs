@@ -576,8 +576,8 @@ fn room_state(record: &GameRecord, moves: &[MoveRecord]) -> Result<RoomState, Hu
             .last()
             .copied()
             .unwrap_or(BySide::new(initial, initial));
-        let running =
-            (moves.len() >= OPENING_PLIES && !game.is_over() && !aborted).then(|| game.side_to_move());
+        let running = (moves.len() >= OPENING_PLIES && !game.is_over() && !aborted)
+            .then(|| game.side_to_move());
         Clock::restore(
             BySide::new(
                 Duration::from_millis(last.blue),

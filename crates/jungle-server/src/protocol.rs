@@ -84,11 +84,15 @@ impl<T> PerSide<T> {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMessage<'a> {
     /// Once, first: the seat the connection's cookie holds (`null`: watching).
-    Welcome { seat: Option<SideName> },
+    Welcome {
+        seat: Option<SideName>,
+    },
     /// After every change, the same to every watcher.
     State(&'a Snapshot),
     /// To the sender of a refused message (the game is unchanged).
-    Error { message: &'a str },
+    Error {
+        message: &'a str,
+    },
     Pong,
 }
 
@@ -229,7 +233,10 @@ mod server_message_tests {
     #[test]
     fn messages_carry_their_type() {
         assert_eq!(
-            ServerMessage::Welcome { seat: Some(SideName(Side::Red)) }.to_json(),
+            ServerMessage::Welcome {
+                seat: Some(SideName(Side::Red))
+            }
+            .to_json(),
             r#"{"type":"welcome","seat":"red"}"#
         );
         assert_eq!(ServerMessage::Pong.to_json(), r#"{"type":"pong"}"#);

@@ -48,7 +48,9 @@ pub enum ActionError {
     Over(Outcome),
     #[error("the game was aborted")]
     Aborted,
-    #[error("too late to abort: both sides have made {ABORT_BEFORE_MOVES} moves (resign or offer a draw)")]
+    #[error(
+        "too late to abort: both sides have made {ABORT_BEFORE_MOVES} moves (resign or offer a draw)"
+    )]
     TooLateToAbort,
     #[error("{0}")]
     Illegal(GameError),
@@ -113,12 +115,27 @@ impl RoomState {
 
     /// When the game is aborted if nothing happens: it has not begun (a side has not moved yet) and the wait
     /// for the friend to join (`join_wait`) or for the side to move (`first_move_wait`) runs out.
-    pub fn abort_deadline(&self, join_wait: Duration, first_move_wait: Duration) -> Option<Instant> {
-        if self.is_finished() || self.mode == Mode::Import || self.game.moves().len() >= OPENING_PLIES {
+    pub fn abort_deadline(
+        &self,
+        join_wait: Duration,
+        first_move_wait: Duration,
+    ) -> Option<Instant> {
+        if self.is_finished()
+            || self.mode == Mode::Import
+            || self.game.moves().len() >= OPENING_PLIES
+        {
             return None;
         }
-        let seat_free = self.mode == Mode::Friend && Side::ALL.iter().any(|&s| self.tokens.get(s).is_none());
-        Some(self.waiting_since + if seat_free { join_wait } else { first_move_wait })
+        let seat_free =
+            self.mode == Mode::Friend && Side::ALL.iter().any(|&s| self.tokens.get(s).is_none());
+        Some(
+            self.waiting_since
+                + if seat_free {
+                    join_wait
+                } else {
+                    first_move_wait
+                },
+        )
     }
 }
 

@@ -76,7 +76,11 @@ async fn a_whole_game_against_level_one_by_clicking() {
     // A finished game is final: nothing on the page can change it.
     for button in ["takeback", "resign", "offer-draw"] {
         assert!(
-            eval::<bool>(&page, &format!("document.getElementById('{button}').disabled")).await,
+            eval::<bool>(
+                &page,
+                &format!("document.getElementById('{button}').disabled")
+            )
+            .await,
             "#{button} is disabled after the end"
         );
     }

@@ -382,7 +382,11 @@ async fn opening_a_friend_link_takes_no_seat_and_joining_needs_our_origin() {
     for _ in 0..3 {
         let preview = send(
             &state,
-            request("GET", &page, &[("user-agent", "Slackbot-LinkExpanding 1.0")]),
+            request(
+                "GET",
+                &page,
+                &[("user-agent", "Slackbot-LinkExpanding 1.0")],
+            ),
         )
         .await;
         assert_eq!(preview.status, StatusCode::OK);
@@ -398,7 +402,10 @@ async fn opening_a_friend_link_takes_no_seat_and_joining_needs_our_origin() {
         request(
             "POST",
             &join,
-            &[("origin", "http://evil.example"), ("host", "127.0.0.1:8080")],
+            &[
+                ("origin", "http://evil.example"),
+                ("host", "127.0.0.1:8080"),
+            ],
         ),
     )
     .await;
@@ -409,7 +416,10 @@ async fn opening_a_friend_link_takes_no_seat_and_joining_needs_our_origin() {
         request(
             "POST",
             &join,
-            &[("origin", "http://127.0.0.1:8080"), ("host", "127.0.0.1:8080")],
+            &[
+                ("origin", "http://127.0.0.1:8080"),
+                ("host", "127.0.0.1:8080"),
+            ],
         ),
     )
     .await;

@@ -257,16 +257,27 @@ async fn a_player_whose_clock_runs_out_loses_on_time() {
     assert_eq!(state["outcome"]["reason"], "time forfeit");
     assert_eq!(state["outcome"]["winner"], "red");
     assert_eq!(state["clock"]["blue_ms"], 0);
-    assert_eq!(state["clock"]["red_ms"], 1200, "Red's first move was untimed");
+    assert_eq!(
+        state["clock"]["red_ms"], 1200,
+        "Red's first move was untimed"
+    );
     server.kill().await;
 }
 
 /// A server whose games are aborted after `wait` seconds of waiting for a friend or a first move.
 async fn impatient_server(name: &str, wait: u64) -> crate::support::TestServer {
-    let mut config =
-        jungle_server::Config::new("127.0.0.1:0".parse().unwrap(), temp_dir(name).join("games.db"));
-    config.limits.set(&format!("join-wait-secs={wait}")).unwrap();
-    config.limits.set(&format!("first-move-secs={wait}")).unwrap();
+    let mut config = jungle_server::Config::new(
+        "127.0.0.1:0".parse().unwrap(),
+        temp_dir(name).join("games.db"),
+    );
+    config
+        .limits
+        .set(&format!("join-wait-secs={wait}"))
+        .unwrap();
+    config
+        .limits
+        .set(&format!("first-move-secs={wait}"))
+        .unwrap();
     start_config(&config).await
 }
 
@@ -283,8 +294,16 @@ fn listed(list: &serde_json::Value, id: &str) -> bool {
 async fn games_that_never_begin_are_aborted_not_lost_and_leave_the_lists() {
     let server = impatient_server("abort-wait", 1).await;
     // Nobody joins this friend game; in the engine game the player never moves.
-    let (lonely, cookie) = create(server.addr, r#"{"opponent":"friend","side":"blue","minutes":5}"#).await;
-    let (idle, _) = create(server.addr, r#"{"opponent":"engine","level":1,"side":"blue"}"#).await;
+    let (lonely, cookie) = create(
+        server.addr,
+        r#"{"opponent":"friend","side":"blue","minutes":5}"#,
+    )
+    .await;
+    let (idle, _) = create(
+        server.addr,
+        r#"{"opponent":"engine","level":1,"side":"blue"}"#,
+    )
+    .await;
     // Here Blue moves, Red joins and then never answers.
     let (silent, blue_cookie) = create(server.addr, r#"{"opponent":"friend","side":"blue"}"#).await;
     let mut blue = Client::connect(server.addr, &silent, Some(&blue_cookie)).await;
@@ -303,7 +322,10 @@ async fn games_that_never_begin_are_aborted_not_lost_and_leave_the_lists() {
     assert_eq!(creator.expect_error().await, "the game was aborted");
     let lists = lists(&server).await;
     for id in [&lonely, &idle, &silent] {
-        assert!(!listed(&lists["live"], id) && !listed(&lists["recent"], id), "{lists}");
+        assert!(
+            !listed(&lists["live"], id) && !listed(&lists["recent"], id),
+            "{lists}"
+        );
     }
     server.kill().await;
 }
