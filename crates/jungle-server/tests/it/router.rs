@@ -466,12 +466,12 @@ async fn imports_are_listed_apart_and_pgn_downloads_name_the_players() {
             .map(|g| g["id"].as_str().unwrap().to_string())
             .collect()
     };
-    assert_eq!(ids("imports"), [imported.clone()]);
+    assert_eq!(ids("imports"), vec![imported]);
     assert!(
         ids("recent").is_empty(),
         "an unfinished import is not a finished game"
     );
-    assert_eq!(ids("live"), [engine_game.clone()]);
+    assert_eq!(ids("live"), vec![engine_game.clone()]);
     assert_eq!(lists["imports"][0]["plies"], 2);
     assert!(lists["live"][0]["clock_initial_ms"].is_null());
 
