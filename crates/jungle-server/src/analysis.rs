@@ -34,7 +34,7 @@ use crate::http::{
     ApiError, MAX_WS_FRAME, WS_READ_BUFFER, find_room, open_connection, origin_allowed,
 };
 use crate::hub::Hub;
-use crate::protocol::{MAX_MESSAGE_BYTES, PONG_JSON, error_json};
+use crate::protocol::{MAX_MESSAGE_BYTES, ServerMessage};
 use crate::ws::{FLOOD_MESSAGE, Incoming};
 
 /// One engine job of an analysis.
@@ -55,11 +55,31 @@ pub enum AnalysisRequest {
     Ping,
 }
 
+/// What the server sends on the analysis socket besides errors and pongs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Report {
+    Info(Info),
+    /// The position's time is used up: the last report stands.
+    Done {
+        fen: String,
+    },
+}
+
+impl Report {
+    fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("reports are plain data")
+    }
+}
+
+/// An error reply.
+fn error_json(message: &str) -> String {
+    ServerMessage::Error { message }.to_json()
+}
+
 /// The engine's view of the analysed position after a completed depth, from Blue's point of view.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Info {
-    #[serde(rename = "type")]
-    pub kind: &'static str,
     /// The position analysed (as sent back by the server: canonical FEN), so a page can drop stale reports.
     pub fen: String,
     pub depth: u32,
@@ -169,15 +189,19 @@ where
                     serde_json::from_str::<AnalysisRequest>(&text).map_err(|e| format!("unreadable message: {e}"))
                 };
                 let reply = match request {
-                    Ok(AnalysisRequest::Ping) => Some(PONG_JSON.to_string()),
+                    Ok(AnalysisRequest::Ping) => Some(ServerMessage::Pong.to_json()),
                     Ok(AnalysisRequest::Stop) => {
                         generation += 1;
-                        running.take().map(Running::end);
+                        if let Some(old) = running.take() {
+                            old.end();
+                        }
                         None
                     }
                     Ok(AnalysisRequest::Analyse { fen, rules }) => {
                         generation += 1;
-                        running.take().map(Running::end);
+                        if let Some(old) = running.take() {
+                            old.end();
+                        }
                         match start(&hub, &fen, &rules, generation, reports.clone()) {
                             Ok(started) => {
                                 running = Some(started);
@@ -241,11 +265,10 @@ async fn analyse_continuously(
 ) {
     let position = *game.position();
     let fen = jungle_rules::fen::to_fen(&position);
-    let done = serde_json::json!({ "type": "done", "fen": fen }).to_string();
+    let done = Report::Done { fen: fen.clone() }.to_json();
     if game.is_over() || game.legal_moves().is_empty() {
         report(
-            serde_json::to_string(&Info {
-                kind: "info",
+            Report::Info(Info {
                 fen,
                 depth: 0,
                 score_cp: None,
@@ -255,7 +278,7 @@ async fn analyse_continuously(
                 pv: Vec::new(),
                 line: Vec::new(),
             })
-            .unwrap_or_default(),
+            .to_json(),
         );
         report(done);
         return;
@@ -277,8 +300,7 @@ async fn analyse_continuously(
                     }
                     deepest.store(info.depth, std::sync::atomic::Ordering::Relaxed);
                     let (score_cp, mate_plies) = blue_view(info.score, position.side_to_move());
-                    let text = serde_json::to_string(&Info {
-                        kind: "info",
+                    let text = Report::Info(Info {
                         fen: fen.clone(),
                         depth: info.depth,
                         score_cp,
@@ -287,10 +309,9 @@ async fn analyse_continuously(
                         best: info.pv.first().map(Move::to_string),
                         pv: info.pv.iter().map(Move::to_string).collect(),
                         line: animal_line(&position, &info.pv),
-                    });
-                    if let Ok(text) = text {
-                        report(text);
-                    }
+                    })
+                    .to_json();
+                    report(text);
                 });
                 searching
             })

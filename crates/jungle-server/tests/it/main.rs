@@ -4,6 +4,7 @@
 mod adversarial;
 mod analysis;
 mod browser;
+mod presentation;
 mod restart;
 mod router;
 mod support;
