@@ -1,7 +1,7 @@
 // The game page: one websocket to the game's room. The server sends the whole state after every change; this
 // page draws it and sends the player's actions. A dropped connection reconnects to the same seat (the cookie).
 
-import { JungleBoard } from "./board.js";
+import { JungleBoard, describeMove } from "./board.js";
 import { $ } from "./dom.js";
 import { fillMoveList, sideName } from "./moves.js";
 
@@ -45,6 +45,7 @@ function connect() {
       view.seat = message.seat;
       document.body.dataset.seat = message.seat || "spectator";
     } else if (message.type === "state") {
+      announce(view.state, message);
       view.state = message;
       view.receivedAt = performance.now();
       view.offlineAt = null;
@@ -65,6 +66,12 @@ function connect() {
     const delay = Math.min(5000, 300 * 2 ** view.retries++);
     setTimeout(connect, delay);
   };
+}
+
+// Tells screen readers the move that was just made (the live region speaks what is written into it).
+function announce(before, after) {
+  if (!before || after.ply !== before.ply + 1) return;
+  $("announce").textContent = describeMove(before.fen, after.moves[after.moves.length - 1]);
 }
 
 function showError(text) {
@@ -94,7 +101,7 @@ function draw() {
   board.set(s.fen, {
     legal: myTurn() && online() ? s.legal : [],
     lastMove: s.moves.length ? s.moves[s.moves.length - 1] : null,
-    rules: s.rules,
+    board: s.board,
   });
   const bottom = flip ? "red" : "blue";
   const top = flip ? "blue" : "red";

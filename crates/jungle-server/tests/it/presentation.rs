@@ -132,3 +132,167 @@ async fn while_offline_a_move_is_refused_on_screen_and_the_clocks_stand_still() 
     );
     chrome.close().await;
 }
+
+/// Presses a key on the page (a real key event to whatever has the focus).
+async fn press(page: &Page, key: &str) {
+    page.find_element("body")
+        .await
+        .unwrap()
+        .press_key(key)
+        .await
+        .unwrap_or_else(|e| panic!("pressing {key}: {e}"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_phone_the_pieces_ranks_and_coordinates_are_readable_and_the_ranks_follow_the_rules() {
+    let server = start(temp_dir("e2e-phone").join("games.db")).await;
+    let chrome = Chrome::launch("phone", 390, 844).await;
+    let page = chrome.person(&format!("http://{}/", server.addr)).await;
+    page.evaluate("document.getElementById('preset').value = 'modern'")
+        .await
+        .unwrap();
+    play_the_engine(&page, "0+0").await;
+    wait_until(&page, "document.querySelectorAll('.piece').length === 16").await;
+
+    // Text sizes in CSS pixels: the SVG font size times the board's scale on screen.
+    let smallest: f64 = eval(
+        &page,
+        "(() => { const scale = document.querySelector('#board svg').getScreenCTM().a; \
+         return Math.min(...[...document.querySelectorAll('.piece .name, .piece .rank, .coord')] \
+           .map((el) => parseFloat(getComputedStyle(el).fontSize) * scale)); })()",
+    )
+    .await;
+    assert!(
+        smallest >= 11.0,
+        "the smallest board text is {smallest:.1} CSS px"
+    );
+    let clashes: Vec<String> = eval(
+        &page,
+        "(() => { const hit = (a, b) => { a = a.getBoundingClientRect(); b = b.getBoundingClientRect(); \
+           return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom; }; \
+         const out = []; \
+         for (const g of document.querySelectorAll('.piece')) \
+           if (hit(g.querySelector('.rank'), g.querySelector('.zh'))) out.push('rank over character ' + g.dataset.animal); \
+         for (const c of document.querySelectorAll('.coord')) for (const l of document.querySelectorAll('.terrain-label')) \
+           if (hit(c, l)) out.push(c.textContent + ' over ' + l.textContent); \
+         return out; })()",
+    )
+    .await;
+    assert!(clashes.is_empty(), "overlapping labels: {clashes:?}");
+    let small_targets: Vec<String> = eval(
+        &page,
+        "[...document.querySelectorAll('button, .button, .hit')] \
+           .filter((el) => el.getClientRects().length) \
+           .map((el) => [el.id || el.dataset.square || el.textContent, el.getBoundingClientRect()]) \
+           .filter(([, r]) => r.width < 44 || r.height < 44).map(([name, r]) => `${name} ${r.width}x${r.height}`)",
+    )
+    .await;
+    assert!(
+        small_targets.is_empty(),
+        "touch targets under 44 px: {small_targets:?}"
+    );
+    // The badges show the ranks of the game's rules: under `modern` the Tiger ranks with the Lion.
+    let ranks: serde_json::Value = eval(&page, "window.jungle.state.board.ranks").await;
+    assert_eq!(ranks["t"], ranks["l"]);
+    let shown: Vec<(String, String)> = eval(
+        &page,
+        "[...document.querySelectorAll('.piece')].map((g) => [g.dataset.animal, g.querySelector('.rank').textContent])",
+    )
+    .await;
+    for (animal, rank) in shown {
+        assert_eq!(rank, ranks[&animal].to_string(), "the {animal}'s badge");
+    }
+    chrome.close().await;
+    server.kill().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_is_played_with_the_keyboard_alone_and_moves_are_announced() {
+    let server = start(temp_dir("e2e-keyboard").join("games.db")).await;
+    let chrome = Chrome::launch("keyboard", 1200, 900).await;
+    let page = chrome.person(&format!("http://{}/", server.addr)).await;
+    play_the_engine(&page, "0+0").await;
+
+    // The sides differ by shape as well as hue.
+    let shapes: Vec<String> = eval(
+        &page,
+        "['blue', 'red'].map((side) => document.querySelector(`.piece.${side} .disc`).tagName)",
+    )
+    .await;
+    assert_ne!(shapes[0], shapes[1]);
+
+    // Everything the live region says, in order (the engine's answer may follow a move at once).
+    page.evaluate(
+        "window.said = []; const region = document.getElementById('announce'); \
+         new MutationObserver(() => window.said.push(region.textContent)) \
+           .observe(region, { childList: true, characterData: true, subtree: true });",
+    )
+    .await
+    .unwrap();
+    let focused_square = "document.activeElement && document.activeElement.dataset && document.activeElement.dataset.square || ''";
+    for ply in 0..2u64 {
+        wait_until(
+            &page,
+            &format!(
+                "window.jungle.state.ply === {} && document.body.dataset.myturn === 'true'",
+                ply * 2
+            ),
+        )
+        .await;
+        let mut tabs = 0;
+        while eval::<String>(&page, focused_square).await.is_empty() {
+            press(&page, "Tab").await;
+            tabs += 1;
+            assert!(tabs < 30, "Tab never reaches the board");
+        }
+        let mv: String = eval(&page, "window.jungle.state.legal[0]").await;
+        for square in [&mv[0..2], &mv[2..4]] {
+            // Walk there with the arrows (Blue's view: up is towards rank 9), then Enter.
+            loop {
+                let at: String = eval(&page, focused_square).await;
+                let (df, dr) = (
+                    i32::from(square.as_bytes()[0]) - i32::from(at.as_bytes()[0]),
+                    i32::from(square.as_bytes()[1]) - i32::from(at.as_bytes()[1]),
+                );
+                let key = match (df.signum(), dr.signum()) {
+                    (0, 0) => break,
+                    (1, _) => "ArrowRight",
+                    (-1, _) => "ArrowLeft",
+                    (_, 1) => "ArrowUp",
+                    _ => "ArrowDown",
+                };
+                press(&page, key).await;
+            }
+            if square == &mv[0..2] {
+                let name: String =
+                    eval(&page, "document.activeElement.getAttribute('aria-label')").await;
+                assert!(
+                    name.starts_with("Blue ") && name.contains(&format!(" on {square}")),
+                    "the piece's accessible name: {name:?}"
+                );
+            }
+            press(&page, "Enter").await;
+        }
+        wait_until(&page, &format!("window.jungle.state.ply > {}", ply * 2)).await;
+        wait_until(
+            &page,
+            &format!(
+                "window.said.some((text) => text.startsWith('Blue ') && text.includes('{} to {}'))",
+                &mv[0..2],
+                &mv[2..4]
+            ),
+        )
+        .await;
+    }
+    // The live region is polite and names the mover.
+    assert_eq!(
+        eval::<String>(
+            &page,
+            "document.getElementById('announce').getAttribute('aria-live')"
+        )
+        .await,
+        "polite"
+    );
+    chrome.close().await;
+    server.kill().await;
+}
