@@ -147,7 +147,7 @@ function drawStatus() {
   else if (!view.seat) text = `You are watching. ${sideName(s.turn)} to move.`;
   else if (s.thinking) text = "The engine is thinking…";
   else if (s.turn === view.seat) text = "Your turn.";
-  else if (s.mode === "friend" && !s.seats_taken[s.turn]) text = "Waiting for your friend to open the link.";
+  else if (s.mode === "friend" && !s.seats_taken[s.turn]) text = "Waiting for your friend to join.";
   else text = "Waiting for your opponent…";
   $("status").textContent = text;
 
@@ -155,14 +155,21 @@ function drawStatus() {
   $("share").hidden = !waitingForFriend;
   if (waitingForFriend) $("share-link").value = location.href;
 
+  // A free seat is taken by pressing Join, never by opening the page (link previews open it too).
+  const freeSeat = s.mode === "friend" && !s.outcome && ["blue", "red"].find((side) => !s.seats_taken[side]);
+  $("join").hidden = Boolean(view.seat) || !freeSeat;
+  if (freeSeat) $("join-button").textContent = `Join as ${sideName(freeSeat)}`;
+
   $("draw-offer").hidden = !(view.seat && s.draw_offer && s.draw_offer !== view.seat && !s.outcome);
   const playing = Boolean(view.seat) && !s.outcome;
   $("resign").disabled = !playing;
   const iOffered = Boolean(view.seat) && s.draw_offer === view.seat;
   $("offer-draw").disabled = !playing || iOffered;
   $("offer-draw").textContent = iOffered ? "½ Draw offered" : "½ Offer draw";
+  // Either player may call the game off until both sides have made two moves (the server has the same rule).
+  $("abort").hidden = !playing || s.ply >= 4;
   $("takeback").hidden = !(s.mode === "engine" && view.seat);
-  $("takeback").disabled = s.thinking || s.ply === 0;
+  $("takeback").disabled = !playing || s.thinking || s.ply === 0;
   $("replay-link").href = `/replay/${gameId}`;
   $("banner-replay").href = `/replay/${gameId}`;
 
@@ -170,6 +177,7 @@ function drawStatus() {
   banner.hidden = !s.outcome;
   if (s.outcome) {
     let title = s.outcome.winner ? `${sideName(s.outcome.winner)} wins` : "Draw";
+    if (s.outcome.reason === "aborted") title = "Game aborted";
     if (view.seat && s.outcome.winner) title = s.outcome.winner === view.seat ? "You win!" : "You lose";
     $("banner-title").textContent = title;
     $("banner-reason").textContent = `${s.outcome.reason} · ${s.outcome.result}`;
@@ -203,6 +211,21 @@ $("offer-draw").addEventListener("click", () => send({ type: "offer_draw" }));
 $("accept-draw").addEventListener("click", () => send({ type: "offer_draw" }));
 $("decline-draw").addEventListener("click", () => send({ type: "decline_draw" }));
 $("takeback").addEventListener("click", () => send({ type: "takeback" }));
+$("abort").addEventListener("click", () => send({ type: "abort" }));
+$("join-button").addEventListener("click", async () => {
+  $("join-button").disabled = true;
+  try {
+    const reply = await fetch(`/api/games/${gameId}/join`, { method: "POST" });
+    if (!reply.ok) showError((await reply.json()).error);
+    // The seat cookie is set: a new connection carries it and is greeted with the seat.
+    view.retries = 0;
+    if (view.socket) view.socket.close();
+  } catch {
+    showError("Not connected; try again.");
+  } finally {
+    $("join-button").disabled = false;
+  }
+});
 $("copy").addEventListener("click", () => {
   $("share-link").select();
   if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
