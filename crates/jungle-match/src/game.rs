@@ -79,7 +79,7 @@ pub enum GameMoves {
     /// A Hidden Jungle game: the record with both setups and the public moves, and what the engine said about
     /// each move (in the order of the record's moves).
     Hidden {
-        record: jungle_hidden::record::Record,
+        record: Box<jungle_hidden::record::Record>,
         thinking: Vec<Thinking>,
     },
 }

@@ -43,14 +43,14 @@ pub fn play_hidden_game(settings: &GameSettings, mut seats: BySide<Seat<'_>>) ->
         Err(SetupFailure { side, reason }) => {
             // No game to record: the moves are empty and no setup is shown.
             let moves = GameMoves::Hidden {
-                record: Record {
+                record: Box::new(Record {
                     tags: Vec::new(),
                     rules: settings.rules.clone(),
                     setups: BySide::new(None, None),
                     moves: Vec::new(),
                     outcome: None,
                     comments: Vec::new(),
-                },
+                }),
                 thinking: Vec::new(),
             };
             return record(moves, Outcome::win(!side, Termination::Abandoned), reason);
@@ -107,7 +107,7 @@ pub fn play_hidden_game(settings: &GameSettings, mut seats: BySide<Seat<'_>>) ->
     };
     let outcome = game.outcome().expect("the loop ends with the game over");
     let moves = GameMoves::Hidden {
-        record: Record::of(&game, None, &[]),
+        record: Box::new(Record::of(&game, None, &[])),
         thinking,
     };
     record(moves, outcome, reason)
