@@ -6,18 +6,25 @@ import { $ } from "./dom.js";
 import { fillMoveList, sideName } from "./moves.js";
 
 const gameId = location.pathname.split("/").pop();
-const view = { seat: null, state: null, receivedAt: 0, flippedByUser: null, socket: null, retries: 0, resignArmed: null };
+const view = { seat: null, state: null, receivedAt: 0, offlineAt: null, bannerClosedAt: null, flippedByUser: null, socket: null, retries: 0, resignArmed: null };
 window.jungle = view; // read by the end-to-end tests
 
 const board = new JungleBoard($("board"), (move) => send({ type: "move", move }));
 view.board = board; // the tests read its orientation
 
+// Sends an action; false (and an error on screen) when the connection is down: nothing is queued, so a move
+// made offline is refused at once instead of being shown as made.
 function send(message) {
-  if (view.socket && view.socket.readyState === WebSocket.OPEN) {
+  if (online()) {
     view.socket.send(JSON.stringify(message));
-  } else {
-    showError("Not connected; reconnecting…");
+    return true;
   }
+  showError("Not connected, nothing was sent; reconnecting…");
+  return false;
+}
+
+function online() {
+  return Boolean(view.socket && view.socket.readyState === WebSocket.OPEN);
 }
 
 function connect() {
@@ -40,6 +47,7 @@ function connect() {
     } else if (message.type === "state") {
       view.state = message;
       view.receivedAt = performance.now();
+      view.offlineAt = null;
       hideError();
       draw();
     } else if (message.type === "error") {
@@ -49,6 +57,9 @@ function connect() {
   };
   socket.onclose = () => {
     clearInterval(view.pinger);
+    // The clocks stop on screen: what they really show comes with the state after reconnecting.
+    if (view.offlineAt === null) view.offlineAt = performance.now();
+    if (view.state) draw(); // no moves are offered while offline
     $("connection").textContent = "reconnecting…";
     $("connection").className = "connection offline";
     const delay = Math.min(5000, 300 * 2 ** view.retries++);
@@ -81,7 +92,7 @@ function draw() {
   const flip = flipped();
   board.flipped = flip;
   board.set(s.fen, {
-    legal: myTurn() ? s.legal : [],
+    legal: myTurn() && online() ? s.legal : [],
     lastMove: s.moves.length ? s.moves[s.moves.length - 1] : null,
     rules: s.rules,
   });
@@ -125,7 +136,8 @@ function drawClocks() {
     }
     const side = el.dataset.side;
     let ms = s.clock[`${side}_ms`];
-    if (s.clock.running === side && !s.outcome) ms -= performance.now() - view.receivedAt;
+    const now = view.offlineAt === null ? performance.now() : view.offlineAt;
+    if (s.clock.running === side && !s.outcome) ms -= now - view.receivedAt;
     clock.textContent = formatClock(ms);
     clock.classList.toggle("low", ms < 10000);
   }
@@ -174,7 +186,8 @@ function drawStatus() {
   $("banner-replay").href = `/replay/${gameId}`;
 
   const banner = $("banner");
-  banner.hidden = !s.outcome;
+  // Closed by the player: stays closed for this result (a takeback or new result would show it again).
+  banner.hidden = !s.outcome || view.bannerClosedAt === s.ply;
   if (s.outcome) {
     let title = s.outcome.winner ? `${sideName(s.outcome.winner)} wins` : "Draw";
     if (s.outcome.reason === "aborted") title = "Game aborted";
@@ -206,6 +219,10 @@ $("resign").addEventListener("click", () => {
       $("resign").textContent = "⚑ Resign";
     }, 4000);
   }
+});
+$("banner-close").addEventListener("click", () => {
+  view.bannerClosedAt = view.state ? view.state.ply : null;
+  $("banner").hidden = true;
 });
 $("offer-draw").addEventListener("click", () => send({ type: "offer_draw" }));
 $("accept-draw").addEventListener("click", () => send({ type: "offer_draw" }));
