@@ -38,6 +38,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("home.js", JS, include_bytes!("../static/home.js")),
     ("game.js", JS, include_bytes!("../static/game.js")),
     ("replay.js", JS, include_bytes!("../static/replay.js")),
+    ("follow.js", JS, include_bytes!("../static/follow.js")),
     (
         "favicon.svg",
         "image/svg+xml",
