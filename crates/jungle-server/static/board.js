@@ -38,6 +38,31 @@ export function parseFen(fen) {
   return { pieces, turn: turn === "b" ? "red" : "blue" };
 }
 
+/** The position (placement and side to move, as a FEN) after the first `count` of `moves` from `startFen`. */
+export function positionAfter(startFen, moves, count) {
+  const { pieces, turn } = parseFen(startFen);
+  let side = turn;
+  for (const move of moves.slice(0, count)) {
+    pieces[move.slice(2, 4)] = pieces[move.slice(0, 2)];
+    delete pieces[move.slice(0, 2)];
+    side = side === "blue" ? "red" : "blue";
+  }
+  const rows = [];
+  for (let rank = 9; rank >= 1; rank--) {
+    let row = "";
+    let empty = 0;
+    for (const file of FILES) {
+      const piece = pieces[file + rank];
+      if (!piece) { empty += 1; continue; }
+      if (empty) row += empty;
+      empty = 0;
+      row += piece.side === "blue" ? piece.animal.toUpperCase() : piece.animal;
+    }
+    rows.push(empty ? row + empty : row);
+  }
+  return `${rows.join("/")} ${side === "blue" ? "w" : "b"}`;
+}
+
 /** "Blue Lion", in the interface's language. */
 export function pieceName(piece) {
   return `${t(`side.${piece.side}`)} ${t(`animal.${piece.animal}`)}`.trim();
@@ -64,9 +89,13 @@ function svgEl(tag, attrs, parent) {
 export class JungleBoard {
   // container: an element to fill; onMove(moveText) is called for a move the user made and answers whether
   // it was sent (false: the board shows the position unchanged).
+  // onPremove(moveText), when set, receives a move picked from the premoves offered while waiting.
   constructor(container, onMove) {
     this.container = container;
     this.onMove = onMove;
+    this.onPremove = null;
+    this.premoves = [];
+    this.queued = null;
     this.flipped = false;
     this.fen = null;
     this.legal = [];
@@ -86,10 +115,13 @@ export class JungleBoard {
 
   // Draws a position. legal: moves the user may make now ([] when not their turn). board: the rules' ranks
   // and terrain from the server (the classic terrain without ranks when absent).
-  set(fen, { legal = [], lastMove = null, board = null } = {}) {
+  // premoves: moves that may be queued now (while the opponent thinks); queued: the one that is.
+  set(fen, { legal = [], lastMove = null, board = null, premoves = [], queued = null } = {}) {
     this.fen = fen;
     this.position = parseFen(fen);
     this.legal = legal;
+    this.premoves = premoves;
+    this.queued = queued;
     this.lastMove = lastMove;
     this.layout = board || CLASSIC_BOARD;
     if (this.selected && !this.targets(this.selected).length) this.selected = null;
@@ -101,8 +133,13 @@ export class JungleBoard {
     this.render();
   }
 
+  // The moves a click may make now: the legal ones on the player's turn, else the premoves.
+  offered() {
+    return this.legal.length ? this.legal : this.premoves;
+  }
+
   targets(from) {
-    return this.legal.filter((m) => m.slice(0, 2) === from).map((m) => m.slice(2, 4));
+    return this.offered().filter((m) => m.slice(0, 2) === from).map((m) => m.slice(2, 4));
   }
 
   xy(square) {
@@ -173,6 +210,12 @@ export class JungleBoard {
       for (const sq of [this.lastMove.slice(0, 2), this.lastMove.slice(2, 4)]) {
         const [x, y] = this.xy(sq);
         svgEl("rect", { x, y, width: 100, height: 100, class: "last-move" }, marks);
+      }
+    }
+    if (this.queued) {
+      for (const sq of [this.queued.slice(0, 2), this.queued.slice(2, 4)]) {
+        const [x, y] = this.xy(sq);
+        svgEl("rect", { x, y, width: 100, height: 100, class: "premove" }, marks);
       }
     }
     if (this.selected) {
@@ -274,6 +317,8 @@ export class JungleBoard {
     } else if (e.key === "Escape" && this.selected) {
       this.selected = null;
       this.render();
+    } else if (e.key === "Escape" && this.queued && this.onPremove) {
+      this.onPremove(null);
     }
   }
 
@@ -301,6 +346,8 @@ export class JungleBoard {
     if (this.selected) {
       this.selected = null;
       this.render();
+    } else if (this.queued && this.onPremove) {
+      this.onPremove(null); // a click elsewhere cancels the queued move
     }
     return false;
   }
@@ -351,6 +398,12 @@ export class JungleBoard {
 
   play(move) {
     this.selected = null;
+    if (!this.legal.includes(move)) {
+      // Not the player's turn: the move is queued, not shown as made.
+      if (this.onPremove) this.onPremove(move);
+      this.render();
+      return;
+    }
     // onMove answers whether the move was sent; a move that was not is never shown as made.
     if (this.onMove(move) === false) {
       this.render();

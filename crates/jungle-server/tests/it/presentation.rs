@@ -296,3 +296,127 @@ async fn a_game_is_played_with_the_keyboard_alone_and_moves_are_announced() {
     chrome.close().await;
     server.kill().await;
 }
+
+/// Ann creates a friend game as Blue and Bo joins as Red: both pages, seated.
+async fn friends(chrome: &Chrome, home: &str) -> (Page, Page) {
+    let ann = chrome.person(home).await;
+    ann.evaluate("document.getElementById('side').value = 'blue'")
+        .await
+        .unwrap();
+    click(&ann, "#play-friend").await;
+    wait_until(&ann, "window.jungle && window.jungle.seat === 'blue'").await;
+    let link: String = eval(&ann, "location.href").await;
+    let bo = chrome.person(&link).await;
+    wait_until(&bo, "!document.getElementById('join').hidden").await;
+    click(&bo, "#join-button").await;
+    wait_until(&bo, "window.jungle && window.jungle.seat === 'red'").await;
+    (ann, bo)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn premoves_sounds_the_tab_title_and_a_steppable_move_list() {
+    let server = start(temp_dir("e2e-premove").join("games.db")).await;
+    let chrome = Chrome::launch("premove", 1100, 850).await;
+    let (ann, bo) = friends(&chrome, &format!("http://{}/", server.addr)).await;
+    wait_until(&ann, "document.body.dataset.myturn === 'true'").await;
+    assert!(
+        eval::<String>(&ann, "document.title")
+            .await
+            .contains("Your turn")
+    );
+    assert!(
+        !eval::<String>(&bo, "document.title")
+            .await
+            .contains("Your turn")
+    );
+
+    // Bo queues a move while Ann thinks, cancels it with a click on an empty square, queues another.
+    let premove = "document.querySelector('[data-movable]') && [...document.querySelectorAll('[data-movable]')].map((el) => el.dataset.square)";
+    wait_until(&bo, premove).await;
+    let red_move = |from: &str| {
+        // One square towards Blue (down the board for Red): a premove the first position allows.
+        format!("{}{}", &from[0..1], from[1..2].parse::<u8>().unwrap() - 1)
+    };
+    let from = "a7"; // Red's Rat at the start
+    let to = red_move(from);
+    click(&bo, &format!("[data-square='{from}']")).await;
+    click(&bo, &format!("[data-square='{to}']")).await;
+    wait_until(&bo, &format!("window.jungle.premove === '{from}{to}'")).await;
+    click(&bo, "[data-square='d5']").await;
+    wait_until(&bo, "window.jungle.premove === null").await;
+    click(&bo, &format!("[data-square='{from}']")).await;
+    click(&bo, &format!("[data-square='{to}']")).await;
+    wait_until(&bo, &format!("window.jungle.premove === '{from}{to}'")).await;
+    assert_eq!(eval::<u64>(&bo, "window.jungle.state.ply").await, 0);
+
+    // Ann moves: Bo's queued move is played at once, and both hear the moves.
+    let sounds_before: u64 = eval(&ann, "window.jungle.sounds.played").await;
+    let mv: String = eval(
+        &ann,
+        "window.jungle.state.legal.find((m) => m.startsWith('g3'))",
+    )
+    .await;
+    click_move(&ann, &mv).await;
+    wait_until(&ann, "window.jungle.state.ply === 2").await;
+    assert_eq!(
+        eval::<String>(&ann, "window.jungle.state.moves[1]").await,
+        format!("{from}{to}")
+    );
+    wait_until(
+        &ann,
+        &format!("window.jungle.sounds.played === {}", sounds_before + 2),
+    )
+    .await;
+
+    // Muted, no sound; the choice is remembered after a reload.
+    click(&ann, "#mute").await;
+    ann.reload().await.unwrap();
+    wait_until(
+        &ann,
+        "window.jungle && window.jungle.state && window.jungle.state.ply === 2",
+    )
+    .await;
+    assert_eq!(
+        eval::<String>(
+            &ann,
+            "document.getElementById('mute').getAttribute('aria-pressed')"
+        )
+        .await,
+        "true"
+    );
+    wait_until(&ann, "document.body.dataset.myturn === 'true'").await;
+    let mv: String = eval(&ann, "window.jungle.state.legal[0]").await;
+    click_move(&ann, &mv).await;
+    wait_until(&ann, "window.jungle.state.ply === 3").await;
+    assert_eq!(eval::<u64>(&ann, "window.jungle.sounds.played").await, 0);
+
+    // The move list: a click shows that position, the arrow keys step, End comes back to the game.
+    click(&ann, "#moves [data-ply='1']").await;
+    wait_until(&ann, "document.body.dataset.shown === '1'").await;
+    assert_eq!(
+        eval::<String>(
+            &ann,
+            &format!("document.querySelector(\"[data-square='{from}']\").dataset.piece || ''")
+        )
+        .await,
+        "red-rat",
+        "after move 1 Red's piece is still on {from}"
+    );
+    assert_eq!(
+        eval::<u64>(&ann, "document.querySelectorAll('[data-movable]').length").await,
+        0
+    );
+    press(&ann, "ArrowLeft").await;
+    wait_until(&ann, "document.body.dataset.shown === '0'").await;
+    press(&ann, "ArrowRight").await;
+    press(&ann, "ArrowRight").await;
+    wait_until(&ann, "document.body.dataset.shown === '2'").await;
+    press(&ann, "End").await;
+    wait_until(
+        &ann,
+        "document.body.dataset.shown === '3' && document.getElementById('back-to-game').hidden",
+    )
+    .await;
+    chrome.close().await;
+    server.kill().await;
+}
