@@ -33,7 +33,7 @@ use crate::guard::Client;
 use crate::http::{
     ApiError, MAX_WS_FRAME, WS_READ_BUFFER, find_room, open_connection, origin_allowed,
 };
-use crate::hub::Hub;
+use crate::hub::{Hub, MAX_TEXT};
 use crate::protocol::{MAX_MESSAGE_BYTES, ServerMessage};
 use crate::ws::{FLOOD_MESSAGE, Incoming};
 
@@ -121,6 +121,11 @@ fn animal_line(position: &Position, pv: &[Move]) -> Vec<String> {
 /// # Errors
 /// A message naming what is wrong with the rules or the FEN.
 pub fn read_position(fen: &str, rules: &str) -> Result<Game, String> {
+    if fen.len() > MAX_TEXT || rules.len() > MAX_TEXT {
+        return Err(format!(
+            "the FEN and the rules are at most {MAX_TEXT} characters each"
+        ));
+    }
     let rules: Rules = rules.trim().parse().map_err(|e| format!("rules: {e}"))?;
     let position = Position::from_fen(fen.trim(), &rules).map_err(|e| format!("position: {e}"))?;
     Ok(Game::from_position(rules, position))

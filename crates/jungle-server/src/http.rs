@@ -58,6 +58,8 @@ pub fn router(state: AppState, assets: Assets) -> Router {
             get(crate::analysis::evaluations),
         )
         .route("/ws/analysis", get(crate::analysis::socket))
+        .route("/editor", get(crate::editor::editor_page))
+        .route("/api/position", get(crate::editor::check_position))
         .route("/api/import", axum::routing::post(import_pgn))
         .route("/ws/{id}", get(websocket))
         .fallback(not_found)
@@ -175,9 +177,9 @@ fn set_cookie(id: &str, token: &str) -> (header::HeaderName, HeaderValue) {
 }
 
 /// The front end, shared by the handlers below.
-type Files = Extension<Arc<Assets>>;
+pub(crate) type Files = Extension<Arc<Assets>>;
 
-fn page(assets: &Assets, status: StatusCode, name: &str) -> Response {
+pub(crate) fn page(assets: &Assets, status: StatusCode, name: &str) -> Response {
     (status, Html(assets.page(name))).into_response()
 }
 

@@ -4,6 +4,7 @@ pub mod analysis;
 pub mod assets;
 pub mod clock;
 pub mod connections;
+mod editor;
 pub mod engine;
 mod engine_queue;
 mod guard;

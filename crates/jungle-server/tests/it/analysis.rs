@@ -265,3 +265,207 @@ async fn the_evaluation_graph_marks_the_moves_that_lose() {
     assert_eq!(status, 404);
     server.kill().await;
 }
+
+/// A finished game on the replay page, through the browser: the engine follows the shown position (bar, arrow,
+/// line in animal notation), the graph marks moves and takes clicks, the PGN comes in both notations.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_replay_page_analyses_as_one_steps_and_draws_the_graph() {
+    use crate::support::browser::{Chrome, click, eval, wait_until};
+    let server = start(temp_dir("analysis-browser").join("games.db")).await;
+    let id = import(
+        server.addr,
+        "1. g3g4 a7a6 2. g4g5 a6a5 3. g5g6 a5a4 4. g6g7 *",
+    )
+    .await;
+    let chrome = Chrome::launch("analysis", 1200, 900).await;
+    let page = chrome
+        .person(&format!("http://{}/replay/{id}", server.addr))
+        .await;
+    wait_until(
+        &page,
+        "window.jungle && window.jungle.game && document.body.dataset.ply === '7'",
+    )
+    .await;
+    let list: String = eval(&page, "document.getElementById('moves').innerText").await;
+    assert!(list.contains("Rg3-g4") && list.contains("Rg6xg7"), "{list}");
+
+    // The engine on: a report on the shown position, with its arrow and line.
+    click(&page, "#first").await;
+    wait_until(&page, "document.body.dataset.ply === '0'").await;
+    click(&page, "#analyse").await;
+    wait_until(
+        &page,
+        "window.jungle.info && window.jungle.info.ply === 0 && window.jungle.info.depth >= 1",
+    )
+    .await;
+    let best: String = eval(&page, "window.jungle.info.best").await;
+    let arrow: String = eval(&page, "document.querySelector('.arrow-layer').dataset.move").await;
+    assert_eq!(arrow, best);
+    let line: String = eval(&page, "document.getElementById('pv').innerText").await;
+    let first = line.split_whitespace().next().expect("a line").to_string();
+    assert_eq!(first.len(), 6, "animal notation like Ea3-a4: {line}");
+    assert_eq!(&first[1..3], &best[..2]);
+    assert!(!eval::<bool>(&page, "document.getElementById('eval-bar').hidden").await);
+
+    // It follows the user: step forward, the reports are about the new position.
+    click(&page, "#next").await;
+    wait_until(&page, "document.body.dataset.ply === '1'").await;
+    wait_until(
+        &page,
+        "window.jungle.info && window.jungle.info.ply === 1 && window.jungle.info.depth >= 1 && \
+         window.jungle.info.fen.split(' ')[0] === window.jungle.game.fens[1].split(' ')[0]",
+    )
+    .await;
+    // Deeper reports keep coming for the position one stays on.
+    let depth: u64 = eval(&page, "window.jungle.info.depth").await;
+    wait_until(&page, &format!("window.jungle.info.depth > {depth} || document.getElementById('depth').innerText.includes('done')")).await;
+    click(&page, "#analyse").await;
+    wait_until(&page, "document.getElementById('eval-bar').hidden && document.querySelector('.arrow-layer').dataset.move === ''").await;
+
+    // The graph: one dot per marked move, and a click on the graph goes to a position.
+    click(&page, "#graph-button").await;
+    wait_until(
+        &page,
+        "window.jungle.graph && !document.getElementById('graph').hasAttribute('hidden')",
+    )
+    .await;
+    let marked: u64 = eval(&page, "window.jungle.graph.mistakes.length").await;
+    let dots: u64 = eval(&page, "document.querySelectorAll('#graph circle').length").await;
+    assert_eq!(dots, marked);
+    let flagged: u64 = eval(
+        &page,
+        "document.querySelectorAll('#moves .mistake, #moves .blunder').length",
+    )
+    .await;
+    assert_eq!(flagged, marked);
+    page.evaluate(
+        "(() => { const g = document.getElementById('graph'); const b = g.getBoundingClientRect(); \
+         g.dispatchEvent(new MouseEvent('click', { clientX: b.left + b.width * 3 / 7, clientY: b.top + 5, bubbles: true })); })()",
+    )
+    .await
+    .unwrap();
+    wait_until(&page, "document.body.dataset.ply === '3'").await;
+
+    let animal_link: String = eval(
+        &page,
+        "document.getElementById('download-animal').getAttribute('href')",
+    )
+    .await;
+    assert!(animal_link.ends_with("/pgn?notation=animal"));
+    chrome.close().await;
+    server.kill().await;
+}
+
+#[tokio::test]
+async fn the_editor_check_names_what_is_wrong_with_a_position() {
+    let server = start(temp_dir("analysis-position").join("games.db")).await;
+    let check = |fen: &str, rules: &str| {
+        let query = format!(
+            "/api/position?fen={}&rules={}",
+            fen.replace(' ', "%20").replace('/', "%2F"),
+            rules
+        );
+        async move { http(server.addr, "GET", &query, "", None).await }
+    };
+    let (status, _, body) = check("c6/3R3/7/7/7/7/7/7/7 b", "modern").await;
+    assert_eq!(status, 200, "{body}");
+    let answer: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["fen"], "c6/3R3/7/7/7/7/7/7/7 b 0 1");
+    assert_eq!(answer["rules"], "lion-tiger=equal");
+    assert_eq!(answer["turn"], "red");
+    assert!(answer["over"].is_null());
+    // Red's Cat has its two steps.
+    assert_eq!(answer["legal"], 2);
+    // A Blue Rat in Red's den: valid, but the game is over.
+    let (_, _, body) = check("c2R3/7/7/7/7/7/7/7/7 b", "standard").await;
+    assert!(body.contains("\"over\":\"Blue"), "{body}");
+    // Invalid: two Blue Rats, an Elephant in the water, unknown rules.
+    for (fen, rules, says) in [
+        ("c6/3R3/7/7/7/7/7/7/R6 w", "standard", "position:"),
+        ("c6/7/7/7/7/1E5/7/7/7 w", "standard", "position:"),
+        ("c6/3R3/7/7/7/7/7/7/7 w", "chess", "rules:"),
+    ] {
+        let (status, _, body) = check(fen, rules).await;
+        assert_eq!(status, 400, "{fen} {rules}: {body}");
+        assert!(body.contains(says), "{body}");
+    }
+    server.kill().await;
+}
+
+/// The board editor in Chromium: set up a position by clicks, see it refused and accepted, then analyse it and
+/// play the engine from it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_editor_sets_up_checks_plays_and_analyses_a_position() {
+    use crate::support::browser::{Chrome, click, eval, wait_until};
+    let server = start(temp_dir("analysis-editor").join("games.db")).await;
+    let chrome = Chrome::launch("editor", 1200, 900).await;
+    let editor = format!("http://{}/editor", server.addr);
+    let page = chrome.person(&editor).await;
+    wait_until(&page, "document.body.dataset.valid === 'true'").await;
+    // An empty board is refused, with the server's reason.
+    click(&page, "#clear").await;
+    wait_until(&page, "document.body.dataset.valid === 'false'").await;
+    let verdict: String = eval(&page, "document.getElementById('verdict').innerText").await;
+    assert!(verdict.contains("position:"), "{verdict}");
+    assert!(eval::<bool>(&page, "document.getElementById('play').disabled").await);
+    // Place a Blue Elephant on a3 and a Red Rat on g7 by clicking squares.
+    for (pick, square) in [("E", "a3"), ("r", "g7"), ("L", "d4")] {
+        click(&page, &format!("[data-pick='{pick}']")).await;
+        click(&page, &format!("[data-square='{square}']")).await;
+    }
+    wait_until(&page, "document.body.dataset.valid === 'true'").await;
+    assert_eq!(
+        eval::<String>(&page, "document.getElementById('fen').value").await,
+        "7/7/6r/7/7/3L3/E6/7/7 w 0 1"
+    );
+    // Clicking the same piece again takes it away.
+    click(&page, "[data-pick='L']").await;
+    click(&page, "[data-square='d4']").await;
+    wait_until(
+        &page,
+        "document.getElementById('fen').value === '7/7/6r/7/7/7/E6/7/7 w 0 1'",
+    )
+    .await;
+    wait_until(
+        &page,
+        "document.body.dataset.valid === 'true' && !document.getElementById('study').disabled",
+    )
+    .await;
+
+    // Analyse: the position opens on the replay page.
+    click(&page, "#study").await;
+    wait_until(
+        &page,
+        "location.pathname.startsWith('/replay/') && window.jungle && window.jungle.game",
+    )
+    .await;
+    assert_eq!(
+        eval::<String>(&page, "window.jungle.game.start_fen").await,
+        "7/7/6r/7/7/7/E6/7/7 w 0 1"
+    );
+
+    // Play: a game against the engine from the set-up position, under the chosen rules.
+    page.goto(editor.as_str()).await.unwrap();
+    wait_until(&page, "document.body.dataset.valid === 'true'").await;
+    page.evaluate(
+        "document.getElementById('fen').value = '7/7/6r/7/7/7/E6/7/7 b 0 1'; \
+         document.getElementById('fen').dispatchEvent(new Event('change')); \
+         document.getElementById('rules').value = 'modern'; \
+         document.getElementById('rules').dispatchEvent(new Event('change')); \
+         document.getElementById('level').value = '1';",
+    )
+    .await
+    .unwrap();
+    wait_until(&page, "document.body.dataset.valid === 'true' && document.getElementById('verdict').innerText.includes('Red to move')").await;
+    click(&page, "#play").await;
+    wait_until(
+        &page,
+        "location.pathname.startsWith('/game/') && window.jungle && window.jungle.state",
+    )
+    .await;
+    let state: serde_json::Value = eval(&page, "window.jungle.state").await;
+    assert_eq!(state["start_fen"], "7/7/6r/7/7/7/E6/7/7 b 0 1");
+    assert_eq!(state["rules"], "lion-tiger=equal");
+    chrome.close().await;
+    server.kill().await;
+}

@@ -210,16 +210,20 @@ async fn two_friends_play_while_a_third_watches() {
     wait_until(&cy, "document.body.dataset.ply === '0'").await;
     click(&cy, "#next").await;
     wait_until(&cy, "document.body.dataset.ply === '1'").await;
-    // The engine's view of the shown position, on request.
+    // The engine's view of the shown position, on request (analysis.rs tests it in depth).
     click(&cy, "#analyse").await;
-    wait_until(&cy, "!document.getElementById('analysis').hidden").await;
+    wait_until(
+        &cy,
+        "!document.getElementById('analysis').hidden && window.jungle.info && window.jungle.info.ply === 1",
+    )
+    .await;
     let line: String = eval(&cy, "document.getElementById('pv').innerText").await;
     let first = line
         .split_whitespace()
         .next()
         .expect("a best line")
         .to_string();
-    assert_eq!(first.len(), 4, "a move like a3a4: {line}");
+    assert_eq!(first.len(), 6, "a move like Ea3-a4: {line}");
     let pgn_link: String = eval(
         &cy,
         "document.getElementById('download').getAttribute('href')",
