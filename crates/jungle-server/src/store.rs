@@ -304,14 +304,15 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// The newest games in progress (`finished = false`) or finished (`true`).
+    /// The newest games in progress (`finished = false`) or finished (`true`; aborted games are in neither).
     pub fn list(&self, finished: bool, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
         let conn = self.conn();
         let sql = if finished {
             "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at,
                 g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL)
-             FROM games g WHERE g.finished_at IS NOT NULL ORDER BY g.finished_at DESC LIMIT ?1"
+             FROM games g WHERE g.finished_at IS NOT NULL AND g.termination IS NOT 'aborted'
+             ORDER BY g.finished_at DESC LIMIT ?1"
         } else {
             "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
                 (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at,

@@ -253,6 +253,11 @@ export class JungleBoard {
 
   play(move) {
     this.selected = null;
+    // onMove answers whether the move was sent; a move that was not is never shown as made.
+    if (this.onMove(move) === false) {
+      this.render();
+      return;
+    }
     // Show the move at once; the server's state (moments later) confirms or restores the position.
     const p = this.position.pieces;
     const from = move.slice(0, 2);
@@ -262,6 +267,5 @@ export class JungleBoard {
     this.legal = [];
     this.lastMove = move;
     this.render();
-    this.onMove(move);
   }
 }

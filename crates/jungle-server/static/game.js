@@ -6,18 +6,25 @@ import { $ } from "./dom.js";
 import { fillMoveList, sideName } from "./moves.js";
 
 const gameId = location.pathname.split("/").pop();
-const view = { seat: null, state: null, receivedAt: 0, flippedByUser: null, socket: null, retries: 0, resignArmed: null };
+const view = { seat: null, state: null, receivedAt: 0, offlineAt: null, bannerClosedAt: null, flippedByUser: null, socket: null, retries: 0, resignArmed: null };
 window.jungle = view; // read by the end-to-end tests
 
 const board = new JungleBoard($("board"), (move) => send({ type: "move", move }));
 view.board = board; // the tests read its orientation
 
+// Sends an action; false (and an error on screen) when the connection is down: nothing is queued, so a move
+// made offline is refused at once instead of being shown as made.
 function send(message) {
-  if (view.socket && view.socket.readyState === WebSocket.OPEN) {
+  if (online()) {
     view.socket.send(JSON.stringify(message));
-  } else {
-    showError("Not connected; reconnecting…");
+    return true;
   }
+  showError("Not connected, nothing was sent; reconnecting…");
+  return false;
+}
+
+function online() {
+  return Boolean(view.socket && view.socket.readyState === WebSocket.OPEN);
 }
 
 function connect() {
@@ -40,6 +47,7 @@ function connect() {
     } else if (message.type === "state") {
       view.state = message;
       view.receivedAt = performance.now();
+      view.offlineAt = null;
       hideError();
       draw();
     } else if (message.type === "error") {
@@ -49,6 +57,9 @@ function connect() {
   };
   socket.onclose = () => {
     clearInterval(view.pinger);
+    // The clocks stop on screen: what they really show comes with the state after reconnecting.
+    if (view.offlineAt === null) view.offlineAt = performance.now();
+    if (view.state) draw(); // no moves are offered while offline
     $("connection").textContent = "reconnecting…";
     $("connection").className = "connection offline";
     const delay = Math.min(5000, 300 * 2 ** view.retries++);
@@ -81,7 +92,7 @@ function draw() {
   const flip = flipped();
   board.flipped = flip;
   board.set(s.fen, {
-    legal: myTurn() ? s.legal : [],
+    legal: myTurn() && online() ? s.legal : [],
     lastMove: s.moves.length ? s.moves[s.moves.length - 1] : null,
     rules: s.rules,
   });
@@ -125,7 +136,8 @@ function drawClocks() {
     }
     const side = el.dataset.side;
     let ms = s.clock[`${side}_ms`];
-    if (s.clock.running === side && !s.outcome) ms -= performance.now() - view.receivedAt;
+    const now = view.offlineAt === null ? performance.now() : view.offlineAt;
+    if (s.clock.running === side && !s.outcome) ms -= now - view.receivedAt;
     clock.textContent = formatClock(ms);
     clock.classList.toggle("low", ms < 10000);
   }
@@ -147,7 +159,7 @@ function drawStatus() {
   else if (!view.seat) text = `You are watching. ${sideName(s.turn)} to move.`;
   else if (s.thinking) text = "The engine is thinking…";
   else if (s.turn === view.seat) text = "Your turn.";
-  else if (s.mode === "friend" && !s.seats_taken[s.turn]) text = "Waiting for your friend to open the link.";
+  else if (s.mode === "friend" && !s.seats_taken[s.turn]) text = "Waiting for your friend to join.";
   else text = "Waiting for your opponent…";
   $("status").textContent = text;
 
@@ -155,21 +167,30 @@ function drawStatus() {
   $("share").hidden = !waitingForFriend;
   if (waitingForFriend) $("share-link").value = location.href;
 
+  // A free seat is taken by pressing Join, never by opening the page (link previews open it too).
+  const freeSeat = s.mode === "friend" && !s.outcome && ["blue", "red"].find((side) => !s.seats_taken[side]);
+  $("join").hidden = Boolean(view.seat) || !freeSeat;
+  if (freeSeat) $("join-button").textContent = `Join as ${sideName(freeSeat)}`;
+
   $("draw-offer").hidden = !(view.seat && s.draw_offer && s.draw_offer !== view.seat && !s.outcome);
   const playing = Boolean(view.seat) && !s.outcome;
   $("resign").disabled = !playing;
   const iOffered = Boolean(view.seat) && s.draw_offer === view.seat;
   $("offer-draw").disabled = !playing || iOffered;
   $("offer-draw").textContent = iOffered ? "½ Draw offered" : "½ Offer draw";
+  // Either player may call the game off until both sides have made two moves (the server has the same rule).
+  $("abort").hidden = !playing || s.ply >= 4;
   $("takeback").hidden = !(s.mode === "engine" && view.seat);
-  $("takeback").disabled = s.thinking || s.ply === 0;
+  $("takeback").disabled = !playing || s.thinking || s.ply === 0;
   $("replay-link").href = `/replay/${gameId}`;
   $("banner-replay").href = `/replay/${gameId}`;
 
   const banner = $("banner");
-  banner.hidden = !s.outcome;
+  // Closed by the player: stays closed for this result (a takeback or new result would show it again).
+  banner.hidden = !s.outcome || view.bannerClosedAt === s.ply;
   if (s.outcome) {
     let title = s.outcome.winner ? `${sideName(s.outcome.winner)} wins` : "Draw";
+    if (s.outcome.reason === "aborted") title = "Game aborted";
     if (view.seat && s.outcome.winner) title = s.outcome.winner === view.seat ? "You win!" : "You lose";
     $("banner-title").textContent = title;
     $("banner-reason").textContent = `${s.outcome.reason} · ${s.outcome.result}`;
@@ -199,10 +220,29 @@ $("resign").addEventListener("click", () => {
     }, 4000);
   }
 });
+$("banner-close").addEventListener("click", () => {
+  view.bannerClosedAt = view.state ? view.state.ply : null;
+  $("banner").hidden = true;
+});
 $("offer-draw").addEventListener("click", () => send({ type: "offer_draw" }));
 $("accept-draw").addEventListener("click", () => send({ type: "offer_draw" }));
 $("decline-draw").addEventListener("click", () => send({ type: "decline_draw" }));
 $("takeback").addEventListener("click", () => send({ type: "takeback" }));
+$("abort").addEventListener("click", () => send({ type: "abort" }));
+$("join-button").addEventListener("click", async () => {
+  $("join-button").disabled = true;
+  try {
+    const reply = await fetch(`/api/games/${gameId}/join`, { method: "POST" });
+    if (!reply.ok) showError((await reply.json()).error);
+    // The seat cookie is set: a new connection carries it and is greeted with the seat.
+    view.retries = 0;
+    if (view.socket) view.socket.close();
+  } catch {
+    showError("Not connected; try again.");
+  } finally {
+    $("join-button").disabled = false;
+  }
+});
 $("copy").addEventListener("click", () => {
   $("share-link").select();
   if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});

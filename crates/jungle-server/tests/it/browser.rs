@@ -73,6 +73,17 @@ async fn a_whole_game_against_level_one_by_clicking() {
         banner.contains(reason),
         "banner {banner:?} shows the reason {reason:?}"
     );
+    // A finished game is final: nothing on the page can change it.
+    for button in ["takeback", "resign", "offer-draw"] {
+        assert!(
+            eval::<bool>(
+                &page,
+                &format!("document.getElementById('{button}').disabled")
+            )
+            .await,
+            "#{button} is disabled after the end"
+        );
+    }
     // The game is stored as finished.
     let (_, _, lists) = crate::support::http(server.addr, "GET", "/api/games", "", None).await;
     assert!(lists.contains(outcome["result"].as_str().unwrap()));
@@ -100,14 +111,27 @@ async fn two_friends_play_while_a_third_watches() {
     let link: String = eval(&ann, "document.getElementById('share-link').value").await;
     assert!(link.contains("/game/"));
 
+    // Opening the link takes no seat: Bo presses "Join as Red".
     let bo = chrome.person(&link).await;
     wait_until(
         &bo,
-        "window.jungle && window.jungle.state && window.jungle.seat === 'red'",
+        "window.jungle && window.jungle.state && !document.getElementById('join').hidden",
     )
     .await;
+    assert_eq!(
+        eval::<String>(&bo, "document.body.dataset.seat").await,
+        "spectator"
+    );
+    assert_eq!(
+        eval::<String>(&bo, "document.getElementById('join-button').innerText").await,
+        "Join as Red"
+    );
+    click(&bo, "#join-button").await;
+    wait_until(&bo, "window.jungle.seat === 'red'").await;
+    wait_until(&bo, "document.getElementById('join').hidden").await;
     let cy = chrome.person(&link).await;
     wait_until(&cy, "window.jungle && window.jungle.state").await;
+    assert!(eval::<bool>(&cy, "document.getElementById('join').hidden").await);
     assert_eq!(
         eval::<String>(&cy, "document.body.dataset.seat").await,
         "spectator"
