@@ -21,7 +21,7 @@ use crate::assets::Assets;
 use crate::connections::ConnectionRefused;
 use crate::guard::{Client, guard, json_error};
 use crate::hub::{Hub, HubError, NewGame, is_game_id};
-use crate::room::{Room, player_name};
+use crate::room::{Room, pgn_player_name};
 use crate::ws::{Incoming, serve_connection};
 use crate::{AppState, side_name};
 
@@ -272,9 +272,13 @@ async fn static_file(Extension(assets): Files, Path(file): Path<String>) -> Resp
 }
 
 async fn list_games(State(hub): State<AppState>) -> Result<Json<Value>, ApiError> {
-    let live = hub.store.list(false, 20).map_err(HubError::from)?;
-    let recent = hub.store.list(true, 20).map_err(HubError::from)?;
-    Ok(Json(json!({ "live": live, "recent": recent })))
+    use crate::store::GameList;
+    let list = |which| hub.store.list(which, 20).map_err(HubError::from);
+    Ok(Json(json!({
+        "live": list(GameList::Live)?,
+        "recent": list(GameList::Finished)?,
+        "imports": list(GameList::Imported)?,
+    })))
 }
 
 async fn create_game(
@@ -328,13 +332,15 @@ async fn game_pgn(
     let text = {
         let state = room.lock();
         let mut pgn = PgnGame::new(state.game.clone());
+        let pgn_name = |side| pgn_player_name(&state, side).unwrap_or_else(|| "?".to_string());
         let date = record.map(|r| pgn_date(r.created_at)).unwrap_or_default();
         let tags = [
             ("Event", "Jungle game".to_string()),
             ("Site", "jungle serve".to_string()),
             ("Date", date),
-            ("White", player_name(&state, jungle_rules::Side::Blue)),
-            ("Black", player_name(&state, jungle_rules::Side::Red)),
+            // docs/rules.md: `White` names the Blue player and `Black` the Red player.
+            ("White", pgn_name(jungle_rules::Side::Blue)),
+            ("Black", pgn_name(jungle_rules::Side::Red)),
         ];
         for (name, value) in tags {
             pgn.set_tag(name, &value)

@@ -570,20 +570,26 @@ pub fn engine_turn(state: &RoomState) -> Option<(u64, u8)> {
     }
 }
 
-/// The display name of the player in `side`.
+/// The display name of the player in `side`: the name a PGN gave, the engine and its level, `Anonymous` for a
+/// person (players here have no accounts), or a note that the seat is still free.
 pub fn player_name(state: &RoomState, side: Side) -> String {
+    pgn_player_name(state, side).unwrap_or_else(|| "Waiting for a friend…".to_string())
+}
+
+/// The name of the player in `side` for a PGN tag; `None` for a seat nobody has taken.
+pub fn pgn_player_name(state: &RoomState, side: Side) -> Option<String> {
     if let Some(name) = state.names.get(side) {
-        return name.clone();
+        return Some(name.clone());
     }
     match state.mode {
         Mode::Engine {
             level,
             side: engine,
-        } if engine == side => format!("Engine (level {level})"),
-        Mode::Engine { .. } => "You".to_string(),
-        Mode::Friend if state.tokens.get(side).is_none() => "Waiting for a friend…".to_string(),
-        Mode::Friend => format!("{} player", if side == Side::Blue { "Blue" } else { "Red" }),
-        Mode::Import => "?".to_string(),
+        } if engine == side => Some(format!("Engine level {level}")),
+        Mode::Engine { .. } => Some("Anonymous".to_string()),
+        Mode::Friend if state.tokens.get(side).is_none() => None,
+        Mode::Friend => Some("Anonymous".to_string()),
+        Mode::Import => Some("?".to_string()),
     }
 }
 

@@ -434,3 +434,66 @@ async fn opening_a_friend_link_takes_no_seat_and_joining_needs_our_origin() {
     let none = post(&state, "/api/games/nosuchgame/join", "").await;
     assert_eq!(none.status, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn imports_are_listed_apart_and_pgn_downloads_name_the_players() {
+    let state = state();
+    let pgn = "[White \"Ann\"]\n\n1. a3a4 g7g6 *\n";
+    let imported = send(
+        &state,
+        Request::post("/api/import")
+            .header(header::CONTENT_TYPE, PGN)
+            .body(Body::from(pgn))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(imported.status, StatusCode::OK, "{}", imported.body);
+    let imported = imported.json()["id"].as_str().unwrap().to_string();
+    let created = post(
+        &state,
+        "/api/games",
+        r#"{"opponent":"engine","level":3,"side":"blue"}"#,
+    )
+    .await;
+    let engine_game = created.json()["id"].as_str().unwrap().to_string();
+
+    let lists = get(&state, "/api/games").await.json();
+    let ids = |list: &str| -> Vec<String> {
+        lists[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(ids("imports"), vec![imported]);
+    assert!(
+        ids("recent").is_empty(),
+        "an unfinished import is not a finished game"
+    );
+    assert_eq!(ids("live"), vec![engine_game.clone()]);
+    assert_eq!(lists["imports"][0]["plies"], 2);
+    assert!(lists["live"][0]["clock_initial_ms"].is_null());
+
+    let download = get(&state, &format!("/api/games/{engine_game}/pgn")).await;
+    assert!(
+        download.body.contains("[White \"Anonymous\"]"),
+        "{}",
+        download.body
+    );
+    assert!(
+        download.body.contains("[Black \"Engine level 3\"]"),
+        "{}",
+        download.body
+    );
+    // A friend game's free seat has no player yet.
+    let friend = post(
+        &state,
+        "/api/games",
+        r#"{"opponent":"friend","side":"blue"}"#,
+    )
+    .await;
+    let friend = friend.json()["id"].as_str().unwrap().to_string();
+    let download = get(&state, &format!("/api/games/{friend}/pgn")).await;
+    assert!(download.body.contains("[Black \"?\"]"), "{}", download.body);
+}

@@ -376,7 +376,8 @@ async fn the_engine_opens_when_it_plays_blue_and_declines_an_even_draw() {
         .wait_for(|s| s["ply"] == 1 && s["thinking"] == false)
         .await;
     assert_eq!(state["turn"], "red");
-    assert_eq!(state["players"]["blue"], "Engine (level 2)");
+    assert_eq!(state["players"]["blue"], "Engine level 2");
+    assert_eq!(state["players"]["red"], "Anonymous");
     me.send_text(r#"{"type":"offer_draw"}"#).await;
     assert!(me.expect_error().await.contains("declines"));
     // Moving for the engine's seat is refused.
