@@ -1,6 +1,8 @@
 // The engine running on the shown position: a socket to /ws/analysis that follows the page's position, and
 // the views of its reports — the evaluation bar, the best-move arrow over the board, the score and the line.
 
+import { t } from "./i18n.js";
+
 // Steps faster than this are not analysed one by one: only the position the user stops at.
 const SETTLE_MS = 150;
 
@@ -78,7 +80,8 @@ function sameBoard(a, b) {
 /** "+1.25", "−0.40", "Blue wins in 3", or "" when there is no score (the game is over). */
 export function scoreText(info) {
   if (info.mate_plies !== null && info.mate_plies !== undefined) {
-    return `${info.mate_plies > 0 ? "Blue" : "Red"} wins in ${Math.abs(info.mate_plies)}`;
+    const side = t(info.mate_plies > 0 ? "side.blue" : "side.red");
+    return t("replay.winsIn", { side, plies: Math.abs(info.mate_plies) });
   }
   if (info.score_cp === null || info.score_cp === undefined) return "";
   const value = (Math.abs(info.score_cp) / 100).toFixed(2);

@@ -3,6 +3,7 @@
 
 import { JungleBoard } from "./board.js";
 import { $ } from "./dom.js";
+import { localise, t } from "./i18n.js";
 import { wireImportForm } from "./import-form.js";
 import { fillMoveList } from "./moves.js";
 import { followLive } from "./follow.js";
@@ -69,7 +70,7 @@ function draw() {
     const mark = marks.get(half.ply);
     if (mark) {
       span.classList.add(mark.kind);
-      span.title = `${mark.kind} (−${(mark.drop / 100).toFixed(2)})`;
+      span.title = `${t(`replay.${mark.kind}`)} (−${(mark.drop / 100).toFixed(2)})`;
     }
     span.addEventListener("click", () => go(half.ply + 1));
   });
@@ -86,20 +87,20 @@ function draw() {
 // Shows an engine report about the shown position (null: none yet).
 function showReport(report) {
   if (report && report.type === "done") {
-    $("depth").textContent += " · done";
+    $("depth").textContent += ` · ${t("replay.done")}`;
     return;
   }
   view.info = report ? { ...report, ply: view.ply } : null;
   drawEvalBar($("eval-bar"), report, view.flipped);
   arrow.show(report ? report.best : null);
-  $("eval").textContent = report ? (scoreText(report) || "game over") : "…";
-  $("depth").textContent = report && report.depth ? `depth ${report.depth}` : "";
+  $("eval").textContent = report ? (scoreText(report) || t("replay.gameOver")) : "…";
+  $("depth").textContent = report && report.depth ? t("replay.depth", { depth: report.depth }) : "";
   $("pv").textContent = report ? (report.line.join(" ") || "—") : "";
 }
 
 function setEngine(on) {
   view.engineOn = on;
-  $("analyse").textContent = on ? "Stop the engine" : "Analyse with the engine";
+  $("analyse").textContent = t(on ? "replay.stopEngine" : "replay.analyse");
   $("analyse").setAttribute("aria-pressed", String(on));
   $("analysis").hidden = !on;
   $("eval-bar").hidden = !on;
@@ -116,7 +117,7 @@ $("analyse").addEventListener("click", () => setEngine(!view.engineOn));
 
 $("graph-button").addEventListener("click", async () => {
   $("graph-button").disabled = true;
-  $("graph-button").textContent = "Evaluating every position…";
+  $("graph-button").textContent = t("replay.graphBusy");
   try {
     const response = await fetch(`/api/games/${gameId}/evaluations`);
     const graph = await response.json();
@@ -124,16 +125,20 @@ $("graph-button").addEventListener("click", async () => {
     view.graph = graph;
     $("graph").removeAttribute("hidden"); // an <svg> has no `hidden` property
     const count = (kind) => graph.mistakes.filter((m) => m.kind === kind).length;
-    $("graph-summary").textContent = `${count("mistake")} mistakes, ${count("blunder")} blunders ` +
-      `(a move losing ≥ ${(graph.mistake_cp / 100).toFixed(2)}, ≥ ${(graph.blunder_cp / 100).toFixed(2)}; ` +
-      `${graph.nodes_per_position.toLocaleString("en")} nodes a position)`;
+    $("graph-summary").textContent = t("replay.graphSummary", {
+      mistakes: count("mistake"),
+      blunders: count("blunder"),
+      mistake: (graph.mistake_cp / 100).toFixed(2),
+      blunder: (graph.blunder_cp / 100).toFixed(2),
+      nodes: graph.nodes_per_position.toLocaleString("en"),
+    });
     $("graph-button").hidden = true;
     draw();
   } catch (e) {
     $("error").textContent = String(e.message || e);
     $("error").hidden = false;
     $("graph-button").disabled = false;
-    $("graph-button").textContent = "Evaluation graph";
+    $("graph-button").textContent = t("replay.graph");
   }
 });
 
@@ -153,5 +158,6 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "Home") go(0);
   if (e.key === "End") go(Infinity);
 });
+localise();
 wireImportForm("error");
 load();
