@@ -1,6 +1,8 @@
 // The evaluation graph of a whole game: Blue's advantage after each move as an area over the middle line,
 // mistakes and blunders as dots, the shown position as a vertical line; clicking picks a position.
 
+import { t } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 const WIDTH = 300;
 const HEIGHT = 90;
@@ -38,7 +40,7 @@ export function drawGraph(svg, graph, ply, onPick) {
     if (at >= points.length) continue;
     const dot = el("circle", { cx: x(at), cy: y(values[at]), r: 4, class: `graph-${m.kind}`, "data-ply": at }, svg);
     const title = el("title", {}, dot);
-    title.textContent = `${m.mv}: ${m.kind} (−${(m.drop / 100).toFixed(2)})`;
+    title.textContent = `${m.mv}: ${t(`replay.${m.kind}`)} (−${(m.drop / 100).toFixed(2)})`;
   }
   svg.onclick = (event) => {
     const box = svg.getBoundingClientRect();
