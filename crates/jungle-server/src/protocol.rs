@@ -4,7 +4,8 @@
 //! `{"type":"decline_draw"}`, `{"type":"takeback"}`, `{"type":"abort"}`, `{"type":"ping"}`.
 //! Server → client ([`ServerMessage`]): `{"type":"welcome","seat":"blue"|"red"|null}` once, then
 //! `{"type":"state",...}` ([`Snapshot`]) after every change (the same text for every watcher of the game),
-//! `{"type":"error","message":...}` to the sender of a refused message, and `{"type":"pong"}`.
+//! `{"type":"error","message":...}` to the sender of a refused message, `{"type":"notice","event":...,"by":...,
+//! "text":...}` for news such as a declined draw, and `{"type":"pong"}`.
 
 use jungle_rules::{Animal, Rules, Side};
 use serde::{Deserialize, Serialize, Serializer};
@@ -92,6 +93,13 @@ pub enum ServerMessage<'a> {
     /// To the sender of a refused message (the game is unchanged).
     Error {
         message: &'a str,
+    },
+    /// News that is not an error and not in the state: `draw_declined` (to everyone in the room when a player
+    /// declines, to the player when the engine does).
+    Notice {
+        event: &'static str,
+        by: Option<SideName>,
+        text: String,
     },
     Pong,
 }

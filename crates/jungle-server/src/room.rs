@@ -59,7 +59,7 @@ pub enum ActionError {
     #[error("there is no draw offer to decline")]
     NoDrawOffer,
     #[error("the engine declines the draw: it thinks it is not worse")]
-    EngineDeclinesDraw,
+    EngineDeclinesDraw(Side),
     #[error("the game was not saved, try again: {0}")]
     Store(#[from] StoreError),
 }
@@ -428,7 +428,7 @@ impl Room {
             state.check_playable()?;
             match state.mode {
                 Mode::Engine { .. } if engine_accepts(&state.game) => true,
-                Mode::Engine { .. } => return Err(ActionError::EngineDeclinesDraw),
+                Mode::Engine { side, .. } => return Err(ActionError::EngineDeclinesDraw(side)),
                 _ if state.draw_offer == Some(seat.opponent()) => true,
                 _ => {
                     state.draw_offer = Some(seat);
@@ -456,6 +456,9 @@ impl Room {
         state.draw_offer = None;
         state.generation += 1;
         self.broadcast(&state);
+        // The offerer hears of it (the state alone only shows the offer gone).
+        let text = format!("{} declines the draw.", side_title(seat));
+        let _ = self.updates.send(draw_declined(seat, text).into());
         Ok(())
     }
 
@@ -548,6 +551,23 @@ impl Room {
         state.generation += 1;
         self.broadcast(state);
         Ok(())
+    }
+}
+
+/// The notice that `by` declined a draw.
+pub fn draw_declined(by: Side, text: String) -> String {
+    ServerMessage::Notice {
+        event: "draw_declined",
+        by: Some(SideName(by)),
+        text,
+    }
+    .to_json()
+}
+
+fn side_title(side: Side) -> &'static str {
+    match side {
+        Side::Blue => "Blue",
+        Side::Red => "Red",
     }
 }
 

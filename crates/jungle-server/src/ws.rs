@@ -130,6 +130,10 @@ pub fn handle(hub: &Arc<Hub>, room: &Arc<Room>, seat: Option<Side>, text: &str) 
             hub.after_change(room);
             None
         }
+        // Not an error: the offer was made and answered.
+        Err(e @ ActionError::EngineDeclinesDraw(engine)) => {
+            Some(crate::room::draw_declined(engine, e.to_string()))
+        }
         Err(e) => Some(error_json(&e.to_string())),
     }
 }

@@ -50,6 +50,9 @@ function connect() {
       view.offlineAt = null;
       hideError();
       draw();
+    } else if (message.type === "notice") {
+      // News for the players, not an error: e.g. the opponent (or the engine) declined a draw.
+      if (message.event !== "draw_declined" || message.by !== view.seat) showNotice(message.text);
     } else if (message.type === "error") {
       showError(message.message);
       if (view.state) draw(); // undo an optimistic move
@@ -65,6 +68,13 @@ function connect() {
     const delay = Math.min(5000, 300 * 2 ** view.retries++);
     setTimeout(connect, delay);
   };
+}
+
+function showNotice(text) {
+  $("notice").textContent = text;
+  $("notice").hidden = false;
+  clearTimeout(view.noticeTimer);
+  view.noticeTimer = setTimeout(() => { $("notice").hidden = true; }, 8000);
 }
 
 function showError(text) {

@@ -160,6 +160,11 @@ async fn resignation_and_draw_agreement_end_the_game_for_everyone() {
     red.send_text(r#"{"type":"decline_draw"}"#).await;
     blue.wait_for(|s| s["draw_offer"].is_null() && s["ply"] == 0)
         .await;
+    // The offerer is told, not only shown the offer gone.
+    let notice = blue.next_of("notice").await;
+    assert_eq!(notice["event"], "draw_declined");
+    assert_eq!(notice["by"], "red");
+    assert_eq!(notice["text"], "Red declines the draw.");
     blue.send_text(r#"{"type":"decline_draw"}"#).await;
     assert!(blue.expect_error().await.contains("no draw offer"));
 
@@ -379,7 +384,11 @@ async fn the_engine_opens_when_it_plays_blue_and_declines_an_even_draw() {
     assert_eq!(state["players"]["blue"], "Engine level 2");
     assert_eq!(state["players"]["red"], "Anonymous");
     me.send_text(r#"{"type":"offer_draw"}"#).await;
-    assert!(me.expect_error().await.contains("declines"));
+    // The engine's refusal is news, not an error.
+    let notice = me.next_of("notice").await;
+    assert_eq!(notice["event"], "draw_declined");
+    assert_eq!(notice["by"], "blue");
+    assert!(notice["text"].as_str().unwrap().contains("declines"));
     // Moving for the engine's seat is refused.
     me.send_move("a3a4").await;
     me.expect_error().await;
