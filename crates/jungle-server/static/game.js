@@ -205,10 +205,15 @@ function drawStatus() {
     $("banner-title").textContent = title;
     $("banner-reason").textContent = `${s.outcome.reason} · ${s.outcome.result}`;
     banner.className = `banner ${s.outcome.winner || "draw"}`;
+    // A rematch: the same game with colours swapped; the first player to ask makes it, the other is invited.
+    $("rematch").hidden = !view.seat;
+    $("rematch").textContent = s.rematch ? "Play the rematch" : "Rematch";
   }
   const level = s.engine ? ` · engine level ${s.engine.level}` : "";
   const clock = s.clock ? "" : " · untimed";
-  $("meta").textContent = `Rules: ${s.rules}${level}${clock}`;
+  const watching = s.spectators ? ` · ${s.spectators} watching` : "";
+  $("meta").textContent = `Rules: ${s.rules}${level}${clock}${watching}`;
+  drawAway();
 }
 
 $("flip").addEventListener("click", () => {
@@ -228,6 +233,19 @@ $("resign").addEventListener("click", () => {
       view.resignArmed = null;
       $("resign").textContent = "⚑ Resign";
     }, 4000);
+  }
+});
+$("rematch").addEventListener("click", async () => {
+  $("rematch").disabled = true;
+  try {
+    const reply = await fetch(`/api/games/${gameId}/rematch`, { method: "POST" });
+    const answer = await reply.json();
+    if (!reply.ok) throw new Error(answer.error || reply.statusText);
+    location.href = answer.url;
+  } catch (e) {
+    showError(String(e.message || e));
+  } finally {
+    $("rematch").disabled = false;
   }
 });
 $("banner-close").addEventListener("click", () => {
@@ -257,5 +275,23 @@ $("copy").addEventListener("click", () => {
   $("share-link").select();
   if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
 });
+// The opponent's connection is gone: a countdown, then the player may claim the win or call it a draw.
+function drawAway() {
+  const s = view.state;
+  const opponent = view.seat === "blue" ? "red" : "blue";
+  const away = s && view.seat && !s.outcome && s.away ? s.away[opponent] : null;
+  $("away").hidden = away === null || away === undefined;
+  if ($("away").hidden) return;
+  const left = Math.max(0, Math.ceil((away - (performance.now() - view.receivedAt)) / 1000));
+  $("away-text").textContent = left > 0
+    ? `Your opponent disconnected. If they are not back in ${left} s, you may claim the win.`
+    : "Your opponent disconnected. You may claim the win or call it a draw.";
+  $("claim-win").disabled = left > 0 || !online();
+  $("claim-draw").disabled = left > 0 || !online();
+}
+
+$("claim-win").addEventListener("click", () => send({ type: "claim_win" }));
+$("claim-draw").addEventListener("click", () => send({ type: "claim_draw" }));
+setInterval(drawAway, 500);
 setInterval(drawClocks, 100);
 connect();

@@ -204,6 +204,15 @@ async fn two_friends_play_while_a_third_watches() {
             .contains("resignation")
     );
 
+    // Ann asks for a rematch and plays it as Red; Bo is invited and plays it as Blue.
+    assert!(eval::<bool>(&cy, "document.getElementById('rematch').hidden").await);
+    click(&ann, "#rematch").await;
+    wait_until(&ann, "window.jungle && window.jungle.state && window.jungle.seat === 'red' && location.pathname.endsWith(window.jungle.state.id)").await;
+    let rematch: String = eval(&ann, "window.jungle.state.id").await;
+    wait_until(&bo, "document.getElementById('rematch').innerText === 'Play the rematch'").await;
+    click(&bo, "#rematch").await;
+    wait_until(&bo, &format!("window.jungle && window.jungle.state && window.jungle.state.id === '{rematch}' && window.jungle.seat === 'blue'")).await;
+
     // The replay page steps through the finished game.
     let replay = link.replace("/game/", "/replay/");
     cy.goto(replay.as_str()).await.unwrap();
