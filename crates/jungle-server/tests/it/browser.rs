@@ -209,7 +209,11 @@ async fn two_friends_play_while_a_third_watches() {
     click(&ann, "#rematch").await;
     wait_until(&ann, "window.jungle && window.jungle.state && window.jungle.seat === 'red' && location.pathname.endsWith(window.jungle.state.id)").await;
     let rematch: String = eval(&ann, "window.jungle.state.id").await;
-    wait_until(&bo, "document.getElementById('rematch').innerText === 'Play the rematch'").await;
+    wait_until(
+        &bo,
+        "document.getElementById('rematch').innerText === 'Play the rematch'",
+    )
+    .await;
     click(&bo, "#rematch").await;
     wait_until(&bo, &format!("window.jungle && window.jungle.state && window.jungle.state.id === '{rematch}' && window.jungle.seat === 'blue'")).await;
 
