@@ -8,6 +8,7 @@ mod memory;
 mod movepick;
 mod search;
 pub mod skill;
+mod tablebase;
 mod time;
 mod tt;
 mod types;

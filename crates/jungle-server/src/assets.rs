@@ -27,6 +27,8 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/style.css"),
     ),
     ("board.js", JS, include_bytes!("../static/board.js")),
+    ("i18n.js", JS, include_bytes!("../static/i18n.js")),
+    ("sound.js", JS, include_bytes!("../static/sound.js")),
     ("dom.js", JS, include_bytes!("../static/dom.js")),
     ("moves.js", JS, include_bytes!("../static/moves.js")),
     (

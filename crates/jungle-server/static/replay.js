@@ -46,7 +46,7 @@ function go(ply) {
 function draw() {
   const g = view.game;
   board.flipped = view.flipped;
-  board.set(g.fens[view.ply], { legal: [], lastMove: view.ply ? g.moves[view.ply - 1] : null, rules: g.rules });
+  board.set(g.fens[view.ply], { legal: [], lastMove: view.ply ? g.moves[view.ply - 1] : null, board: g.board });
   const bottom = view.flipped ? "red" : "blue";
   for (const [id, side] of [["player-bottom", bottom], ["player-top", bottom === "blue" ? "red" : "blue"]]) {
     $(id).className = `player ${side}`;
