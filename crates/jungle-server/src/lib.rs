@@ -13,6 +13,7 @@ pub mod hub;
 pub mod limits;
 pub mod logging;
 pub mod memory;
+pub mod presence;
 pub mod protocol;
 pub mod rate;
 pub mod room;
