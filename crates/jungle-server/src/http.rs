@@ -51,6 +51,7 @@ pub fn router(state: AppState, assets: Assets) -> Router {
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(game_json))
         .route("/api/games/{id}/join", axum::routing::post(join_game))
+        .route("/api/games/{id}/rematch", axum::routing::post(rematch_game))
         .route("/api/games/{id}/pgn", get(game_pgn))
         .route("/api/games/{id}/analysis", get(analysis))
         .route("/api/import", axum::routing::post(import_pgn))
@@ -293,6 +294,36 @@ async fn create_game(
         StatusCode::CREATED,
         [set_cookie(&room.id, &token)],
         Json(json!({ "id": room.id, "url": url, "seat": side_name(side) })),
+    )
+        .into_response())
+}
+
+/// The rematch of a finished game for a player of it (the seat cookie): `{"id","url","seat"}` and the seat
+/// cookie of the new game, made by the first player to ask. Only from the server's own pages.
+async fn rematch_game(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    Client(client): Client,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if !origin_allowed(&headers, hub.public_origin.as_deref()) {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "cross-site rematch refused".into(),
+        ));
+    }
+    let room = find_room(&hub, &id)?;
+    let Some(seat) = room.seat_of(seat_token(&headers, &id).as_deref()) else {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "only the players of a game may ask for its rematch".into(),
+        ));
+    };
+    let (new_id, new_seat, token) = hub.rematch(&room, seat, client)?;
+    let url = format!("/game/{new_id}");
+    Ok((
+        [set_cookie(&new_id, &token)],
+        Json(json!({ "id": new_id, "url": url, "seat": side_name(new_seat) })),
     )
         .into_response())
 }

@@ -11,6 +11,7 @@ pub mod hub;
 pub mod limits;
 pub mod logging;
 pub mod memory;
+pub mod presence;
 pub mod protocol;
 pub mod rate;
 pub mod room;

@@ -141,6 +141,17 @@ async fn two_friends_play_while_a_third_watches() {
     // Red sees the board from Red's side.
     assert!(eval::<bool>(&bo, "window.jungle.board.flipped").await);
 
+    // Ann offers a draw, Bo declines: Ann is told so, as news rather than an error.
+    click(&ann, "#offer-draw").await;
+    wait_until(&bo, "!document.getElementById('draw-offer').hidden").await;
+    click(&bo, "#decline-draw").await;
+    wait_until(&ann, "!document.getElementById('notice').hidden").await;
+    assert_eq!(
+        eval::<String>(&ann, "document.getElementById('notice').innerText").await,
+        "Red declines the draw."
+    );
+    assert!(eval::<bool>(&ann, "document.getElementById('error').hidden").await);
+
     for target in 1..=6u64 {
         let mover = if target % 2 == 1 { &ann } else { &bo };
         wait_until(mover, "document.body.dataset.myturn === 'true'").await;
@@ -192,6 +203,19 @@ async fn two_friends_play_while_a_third_watches() {
             .await
             .contains("resignation")
     );
+
+    // Ann asks for a rematch and plays it as Red; Bo is invited and plays it as Blue.
+    assert!(eval::<bool>(&cy, "document.getElementById('rematch').hidden").await);
+    click(&ann, "#rematch").await;
+    wait_until(&ann, "window.jungle && window.jungle.state && window.jungle.seat === 'red' && location.pathname.endsWith(window.jungle.state.id)").await;
+    let rematch: String = eval(&ann, "window.jungle.state.id").await;
+    wait_until(
+        &bo,
+        "document.getElementById('rematch').innerText === 'Play the rematch'",
+    )
+    .await;
+    click(&bo, "#rematch").await;
+    wait_until(&bo, &format!("window.jungle && window.jungle.state && window.jungle.state.id === '{rematch}' && window.jungle.seat === 'blue'")).await;
 
     // The replay page steps through the finished game.
     let replay = link.replace("/game/", "/replay/");
