@@ -282,11 +282,11 @@ function drawStatus() {
     banner.className = `banner ${s.outcome.winner || "draw"}`;
     // A rematch: the same game with colours swapped; the first player to ask makes it, the other is invited.
     $("rematch").hidden = !view.seat;
-    $("rematch").textContent = s.rematch ? "Play the rematch" : "Rematch";
+    $("rematch").textContent = t(s.rematch ? "game.playRematch" : "game.rematch");
   }
   const level = s.engine ? ` · ${t("meta.level", { level: s.engine.level })}` : "";
   const clock = s.clock ? "" : ` · ${t("meta.untimed")}`;
-  const watching = s.spectators ? ` · ${s.spectators} watching` : "";
+  const watching = s.spectators ? ` · ${t("meta.watching", { count: s.spectators })}` : "";
   $("meta").textContent = t("meta.rules", { rules: s.rules }) + level + clock + watching;
   drawAway();
 }
@@ -382,8 +382,8 @@ function drawAway() {
   if ($("away").hidden) return;
   const left = Math.max(0, Math.ceil((away - (performance.now() - view.receivedAt)) / 1000));
   $("away-text").textContent = left > 0
-    ? `Your opponent disconnected. If they are not back in ${left} s, you may claim the win.`
-    : "Your opponent disconnected. You may claim the win or call it a draw.";
+    ? t("away.countdown", { left })
+    : t("away.now");
   $("claim-win").disabled = left > 0 || !online();
   $("claim-draw").disabled = left > 0 || !online();
 }
