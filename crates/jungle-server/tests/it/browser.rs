@@ -324,6 +324,8 @@ async fn the_home_lists_say_plies_clocks_and_ages() {
     let live: String = eval(&page, "document.getElementById('live').innerText").await;
     assert!(live.contains("1 ply") && !live.contains("plies"), "{live}");
     assert!(live.contains("5+3"), "{live}");
+    // Both first moves are untimed: the clocks stand at five minutes each.
+    assert!(live.contains("5:00 – 5:00"), "{live}");
     assert!(live.contains(" ago"), "{live}");
     assert!(live.contains("open seat: join"), "{live}");
     chrome.close().await;
