@@ -14,6 +14,7 @@ use jungle_tb::{Probe, Tablebases, Wdl};
 
 use crate::eval::Evaluator;
 use crate::movepick::{History, MovePicker, Wanted};
+use crate::nnue::stack::AccumulatorStack;
 use crate::tt::{Bound, TranspositionTable};
 
 pub(crate) const MATE: i32 = 30_000;
@@ -166,6 +167,8 @@ pub(crate) struct Worker {
     /// Endgame tables probed below the root, and the most pieces they cover (0 without tables).
     tablebases: Option<Arc<Tablebases>>,
     tablebase_pieces: u32,
+    /// The learned evaluation's accumulators, when it is in use (else the hand-written evaluation).
+    pub(crate) nnue: Option<AccumulatorStack>,
 }
 
 impl std::fmt::Debug for Worker {
@@ -215,6 +218,7 @@ impl Worker {
             root_best: None,
             tablebases: None,
             tablebase_pieces: 0,
+            nnue: None,
         }
     }
 
@@ -389,6 +393,9 @@ impl Worker {
         let root = ply == 0;
         self.pv_len[ply] = ply;
         let us = pos.side_to_move();
+        if root {
+            self.nnue_root(pos);
+        }
 
         // Step 1. Decided positions: lost already, or won next move by entering the den.
         if self.lost_already(pos, us) {
@@ -406,7 +413,7 @@ impl Worker {
             return 0;
         }
         if ply >= MAX_PLY {
-            return self.eval.evaluate(pos);
+            return self.static_eval(pos, ply);
         }
         self.seldepth = self.seldepth.max(ply);
 
@@ -477,7 +484,7 @@ impl Worker {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            entry.map_or_else(|| self.eval.evaluate(pos), |e| e.eval)
+            entry.map_or_else(|| self.static_eval(pos, ply), |e| e.eval)
         };
         let guarded = self.features.guarded_pruning;
         let danger = guarded && self.eval.den_in_danger(pos, us);
@@ -501,6 +508,7 @@ impl Worker {
             {
                 let r = 3 + depth / 4;
                 let passed = pos.after_null_move();
+                self.nnue_push(ply + 1, pos, None);
                 self.hashes.push(0);
                 let score = -self.search(
                     &passed,
@@ -585,6 +593,7 @@ impl Worker {
             }
 
             let child = pos.after(m);
+            self.nnue_push(ply + 1, pos, Some(m));
             self.hashes.push(child.hash());
             let mut score;
             if searched == 0 {
@@ -737,7 +746,7 @@ impl Worker {
             return 0;
         }
         if ply >= MAX_PLY {
-            return self.eval.evaluate(pos);
+            return self.static_eval(pos, ply);
         }
         let threats = if self.quiet_plies_left(pos, 2) {
             Self::den_threats(pos, us)
@@ -758,7 +767,7 @@ impl Worker {
             if options.quiet_ply_limit != 0 && pos.quiet_plies() >= options.quiet_ply_limit {
                 return 0;
             }
-            let stand_pat = self.eval.evaluate(pos);
+            let stand_pat = self.static_eval(pos, ply);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -787,6 +796,7 @@ impl Worker {
         }
         while let Some((m, _)) = picker.next() {
             let child = pos.after(m);
+            self.nnue_push(ply + 1, pos, Some(m));
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped() {
                 return 0;
