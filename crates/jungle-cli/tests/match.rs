@@ -5,6 +5,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use jungle_hidden::HiddenGame;
+use jungle_rules::Side;
 use jungle_rules::pgn::read_games;
 
 fn jungle() -> &'static str {
@@ -368,4 +370,150 @@ fn openings_from_epd_and_pgn_files_start_the_games() {
     }
     let _ = std::fs::remove_file(&epd);
     let _ = std::fs::remove_file(&book);
+}
+
+/// The hidden games of a `-pgnout` file, in the order they were written.
+fn hidden_records(text: &str) -> Vec<jungle_hidden::record::Record> {
+    text.split("[Event ")
+        .filter(|chunk| !chunk.trim().is_empty())
+        .map(|chunk| {
+            let game = format!("[Event {chunk}");
+            jungle_hidden::record::Record::parse(&game).unwrap_or_else(|e| panic!("{e}\n{game}"))
+        })
+        .collect()
+}
+
+#[test]
+fn a_hidden_match_sends_each_engine_only_its_own_view_and_records_both_setups() {
+    let pgn = temp_pgn("hidden");
+    let log = temp_pgn("hidden-log");
+    let out = run_match(&[
+        "-hidden",
+        "-engine",
+        "name=strong",
+        "-engine",
+        "name=weak",
+        "option.Skill Level=2",
+        "-each",
+        "st=0.02",
+        "timemargin=2000",
+        "-rules",
+        "modern",
+        "-games",
+        "2",
+        "-maxmoves",
+        "40",
+        "-pgnout",
+        pgn.to_str().unwrap(),
+        "-enginelog",
+        log.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let text = std::fs::read_to_string(&pgn).expect("PGN written");
+    let transcript = std::fs::read_to_string(&log).expect("engine log written");
+    let _ = std::fs::remove_file(&pgn);
+    let _ = std::fs::remove_file(&log);
+    assert!(!stdout.contains("Forfeits:"), "{stdout}");
+
+    // Every record has both setups, and its moves replay in the true game with the effects it states.
+    let records = hidden_records(&text);
+    assert_eq!(records.len(), 2, "{text}");
+    let mut expected: HashMap<String, Vec<String>> = HashMap::new();
+    for record in &records {
+        assert_eq!(record.rules, "modern".parse().unwrap());
+        assert!(record.outcome.is_some());
+        let finished = record.game().unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let setups = [
+            finished.arrangement(Side::Blue).clone(),
+            finished.arrangement(Side::Red).clone(),
+        ];
+        let names = [record.tag("White").unwrap(), record.tag("Black").unwrap()];
+        // The lines each engine should have been sent: its own view before each of its moves.
+        let mut game =
+            HiddenGame::new(record.rules.clone(), setups[0].clone(), setups[1].clone()).unwrap();
+        for public in &record.moves {
+            let side = game.side_to_move();
+            let i = usize::from(side == Side::Red);
+            expected
+                .entry(names[i].to_string())
+                .or_default()
+                .push(jungle_protocol::position_line(
+                    &game.view(Some(side)),
+                    &setups[i],
+                ));
+            game.play(public.mv).unwrap();
+        }
+    }
+
+    // What each engine was sent is exactly that: its own setup and the public moves, never the other setup.
+    let mut sent: HashMap<String, Vec<String>> = HashMap::new();
+    for line in transcript.lines() {
+        let Some((head, body)) = line.split_once(" > ") else {
+            continue;
+        };
+        let name = head.split_whitespace().nth(1).unwrap().to_string();
+        if body.starts_with("hidden position") {
+            sent.entry(name).or_default().push(body.to_string());
+        } else {
+            assert!(
+                [
+                    "uci",
+                    "isready",
+                    "ucinewgame",
+                    "quit",
+                    "setoption name Skill Level value 2"
+                ]
+                .contains(&body)
+                    || body.starts_with("go movetime")
+                    || body.starts_with("hidden setup"),
+                "unexpected line to {name}: {body}"
+            );
+        }
+    }
+    assert_eq!(sent, expected, "{transcript}");
+    for record in &records {
+        let game = record.game().unwrap();
+        let (blue, red) = (
+            game.arrangement(Side::Blue).to_string(),
+            game.arrangement(Side::Red).to_string(),
+        );
+        for line in &sent[record.tag("White").unwrap()] {
+            assert!(!line.contains(&format!("setup {red}")), "{line}");
+        }
+        for line in &sent[record.tag("Black").unwrap()] {
+            assert!(!line.contains(&format!("setup {blue}")), "{line}");
+        }
+    }
+}
+
+#[test]
+fn a_hidden_engine_with_a_bad_setup_forfeits() {
+    let pgn = temp_pgn("hidden-bad");
+    let bad = broken("bad-setup.sh");
+    let out = run_match(&[
+        "-hidden",
+        "-engine",
+        &format!("cmd={bad}"),
+        "name=bad",
+        "-engine",
+        "name=good",
+        "-each",
+        "st=0.02",
+        "-games",
+        "2",
+        "-pgnout",
+        pgn.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let text = std::fs::read_to_string(&pgn).expect("PGN written");
+    let _ = std::fs::remove_file(&pgn);
+    assert_eq!(table_row(&stdout, "good"), (2, 0, 0), "{stdout}");
+    assert!(stdout.contains("chose the setup \"LLCDEWPR\""), "{stdout}");
+    let records = hidden_records(&text);
+    assert_eq!(records.len(), 2);
+    assert!(
+        records
+            .iter()
+            .all(|r| r.setups.blue.is_none() && r.moves.is_empty())
+    );
 }

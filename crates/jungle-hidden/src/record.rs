@@ -3,6 +3,7 @@
 //! ([`Arrangement`] letters). A record for a seat carries that seat's own setup; the other setup — and both, for a
 //! spectator — is written only once the game is over. Read back, a record replays into the view of either side
 //! that has its setup ([`Record::view`]), or into the whole game when both setups are there ([`Record::game`]).
+//! Comments in braces (`{+0.35/9 0.020s}`, as `jungle match` writes after each engine move) are kept.
 
 use jungle_rules::pgn::tag_line;
 use jungle_rules::{BySide, Outcome, Rules, RulesError, Side, Termination};
@@ -25,6 +26,8 @@ pub struct Record {
     pub setups: BySide<Option<Arrangement>>,
     pub moves: Vec<PublicMove>,
     pub outcome: Option<Outcome>,
+    /// Comments, each after the given number of plies (0: before the first move), in order.
+    pub comments: Vec<(usize, String)>,
 }
 
 /// Why a text is not a hidden-game record.
@@ -62,6 +65,8 @@ pub enum RecordError {
     },
     #[error("the whole game needs both setups")]
     SetupsMissing,
+    #[error("a comment opened with {{ is not closed")]
+    OpenComment,
 }
 
 impl Record {
@@ -75,7 +80,21 @@ impl Record {
                 .map(|side| (over || viewer == Some(side)).then(|| game.arrangement(side).clone())),
             moves: game.history().to_vec(),
             outcome: game.outcome(),
+            comments: Vec::new(),
         }
+    }
+
+    /// The value of the tag `name` among [`Record::tags`].
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Adds a comment after `plies` plies (`}` in the text is written as `)`, so the comment stays one).
+    pub fn add_comment(&mut self, plies: usize, text: &str) {
+        self.comments.push((plies, text.replace('}', ")")));
     }
 
     /// The PGN text.
@@ -100,11 +119,18 @@ impl Record {
         }
         lines.push(String::new());
         let mut moves = String::new();
+        let comments_after = |plies: usize, moves: &mut String| {
+            for (_, text) in self.comments.iter().filter(|(at, _)| *at == plies) {
+                moves.push_str(&format!("{{{text}}} "));
+            }
+        };
+        comments_after(0, &mut moves);
         for (i, public) in self.moves.iter().enumerate() {
             if i % 2 == 0 {
                 moves.push_str(&format!("{}. ", i / 2 + 1));
             }
             moves.push_str(&format!("{public} "));
+            comments_after(i + 1, &mut moves);
         }
         moves.push_str(result);
         lines.push(moves);
@@ -165,8 +191,17 @@ impl Record {
             }
         };
         let mut moves = Vec::new();
+        let mut comments = Vec::new();
         let mut side = Side::Blue;
-        for token in movetext.split_whitespace() {
+        let mut rest = movetext.as_str();
+        while let Some(token) = next_token(&mut rest)? {
+            let token = match token {
+                Token::Comment(text) => {
+                    comments.push((moves.len(), text.trim().to_string()));
+                    continue;
+                }
+                Token::Word(word) => word,
+            };
             if token.ends_with('.') || ["1-0", "0-1", "1/2-1/2", "*"].contains(&token) {
                 continue;
             }
@@ -194,6 +229,7 @@ impl Record {
             setups,
             moves,
             outcome,
+            comments,
         };
         record.view(None)?;
         Ok(record)
@@ -263,6 +299,30 @@ impl Record {
         }
         Ok(game)
     }
+}
+
+/// A piece of movetext: a comment's text or a word (move, move number, result).
+enum Token<'a> {
+    Comment(&'a str),
+    Word(&'a str),
+}
+
+/// The next token of `rest`, advancing past it; `None` at the end.
+fn next_token<'a>(rest: &mut &'a str) -> Result<Option<Token<'a>>, RecordError> {
+    let text = rest.trim_start();
+    if let Some(inner) = text.strip_prefix('{') {
+        let end = inner.find('}').ok_or(RecordError::OpenComment)?;
+        *rest = &inner[end + 1..];
+        return Ok(Some(Token::Comment(&inner[..end])));
+    }
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let end = text
+        .find(|c: char| c.is_whitespace() || c == '{')
+        .unwrap_or(text.len());
+    *rest = &text[end..];
+    Ok(Some(Token::Word(&text[..end])))
 }
 
 /// `Name "value"]` (after the opening bracket) into its name and unescaped value.

@@ -240,3 +240,30 @@ fn records_that_contradict_themselves_are_refused() {
         assert!(refused.is_err(), "{to}");
     }
 }
+
+#[test]
+fn records_keep_their_comments() {
+    let mut g = game("TECDLWPR", "CPWEDLRT");
+    play(&mut g, MARCH_AND_ATTACK);
+    g.declare(jungle_rules::Outcome::win(
+        Side::Red,
+        jungle_rules::Termination::Resignation,
+    ));
+    let mut record = Record::of(&g, None, &[]);
+    record.add_comment(0, "opening note");
+    record.add_comment(1, "? /3 0.020s");
+    record.add_comment(7, "Blue resigns {really}");
+    let text = record.to_pgn();
+    assert!(
+        text.contains("{opening note} 1. a3a4 {? /3 0.020s} b8b9"),
+        "{text}"
+    );
+    assert!(
+        text.contains("a6a7=LxC {Blue resigns {really)} 0-1"),
+        "{text}"
+    );
+    let read = Record::parse(&text).unwrap();
+    assert_eq!(read.comments, record.comments);
+    assert_eq!(read.moves, record.moves);
+    assert!(Record::parse(&text.replace("{opening note}", "{opening note")).is_err());
+}

@@ -1,7 +1,7 @@
 //! The command line of `jungle match`, in the shape of cutechess-cli: `-engine key=value …` per engine,
 //! `-each key=value …` for all, and match flags (`-games`, `-rounds`, `-repeat`, `-concurrency`,
 //! `-tournament`, `-rules`, `-openings`, `-draw`, `-resign`, `-maxmoves`, `-sprt`, `-pgnout`, `-srand`,
-//! `-event`, `-stalltimeout`, `-enginelog`).
+//! `-event`, `-stalltimeout`, `-enginelog`, `-hidden`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -46,6 +46,8 @@ pub enum ArgsError {
     SprtEngines(usize),
     #[error("-sprt plays game pairs: -games must be even, found {0}")]
     SprtOddGames(u32),
+    #[error("-hidden games start from the setups the engines choose: -openings does not apply")]
+    HiddenOpenings,
 }
 
 /// Where openings come from.
@@ -86,6 +88,8 @@ pub struct MatchArgs {
     pub stall_timeout: Duration,
     /// `-enginelog FILE`: a transcript of all engine input and output.
     pub engine_log: Option<PathBuf>,
+    /// `-hidden`: Hidden Jungle (docs/hidden.md); the built-in engine is `jungle uci --hidden`.
+    pub hidden: bool,
 }
 
 const ENGINE_KEYS: &str =
@@ -248,12 +252,18 @@ impl EngineSpec {
         }
     }
 
-    /// The engine config; no `cmd` or `cmd=jungle` is the built-in engine (`builtin uci`).
-    fn resolve(self, builtin: &Path, rules: &Rules) -> EngineConfig {
+    /// The engine config; no `cmd` or `cmd=jungle` is the built-in engine (`builtin uci`, or `builtin uci
+    /// --hidden` for hidden games, which are told their rules in the `hidden` lines instead of `option Rules`).
+    fn resolve(self, builtin: &Path, rules: &Rules, hidden: bool) -> EngineConfig {
+        let builtin_args = if hidden {
+            vec!["uci", "--hidden"]
+        } else {
+            vec!["uci"]
+        };
         let (command, default_args, default_name) = match self.cmd.as_deref() {
             None | Some("jungle") => (
                 builtin.to_path_buf(),
-                vec!["uci".to_string()],
+                builtin_args.into_iter().map(str::to_string).collect(),
                 "jungle".to_string(),
             ),
             Some(cmd) => {
@@ -264,7 +274,10 @@ impl EngineSpec {
             }
         };
         let mut options = self.options;
-        if !rules.is_standard() && !options.iter().any(|(n, _)| n.eq_ignore_ascii_case("Rules")) {
+        if !hidden
+            && !rules.is_standard()
+            && !options.iter().any(|(n, _)| n.eq_ignore_ascii_case("Rules"))
+        {
             options.insert(0, ("Rules".to_string(), rules.to_string()));
         }
         EngineConfig {
@@ -311,6 +324,8 @@ pub fn parse(args: &[String], builtin: &Path) -> Result<MatchArgs, ArgsError> {
     let mut event = "jungle match".to_string();
     let mut stall_timeout = Duration::from_secs(60);
     let mut engine_log = None;
+    let mut hidden = false;
+    let mut openings_given = false;
 
     for flag in &flags {
         let name = format!("-{}", flag.name);
@@ -359,7 +374,20 @@ pub fn parse(args: &[String], builtin: &Path) -> Result<MatchArgs, ArgsError> {
                     }
                 }
             }
-            "openings" => openings = parse_openings(&name, &key_values(flag)?)?,
+            "openings" => {
+                openings = parse_openings(&name, &key_values(flag)?)?;
+                openings_given = true;
+            }
+            "hidden" => {
+                if let Some(v) = flag.values.first() {
+                    return Err(ArgsError::BadValue {
+                        flag: name,
+                        value: v.to_string(),
+                        reason: "takes no value".to_string(),
+                    });
+                }
+                hidden = true;
+            }
             "draw" => {
                 let kv = key_values(flag)?;
                 adjudication.draw = Some(DrawRule {
@@ -442,7 +470,7 @@ pub fn parse(args: &[String], builtin: &Path) -> Result<MatchArgs, ArgsError> {
     }
     let mut engines: Vec<EngineConfig> = specs
         .iter()
-        .map(|s| s.merged_over(&each).resolve(builtin, &rules))
+        .map(|s| s.merged_over(&each).resolve(builtin, &rules, hidden))
         .collect();
     // Names must tell engines apart in tables and PGN.
     for i in 1..engines.len() {
@@ -452,6 +480,9 @@ pub fn parse(args: &[String], builtin: &Path) -> Result<MatchArgs, ArgsError> {
             engines[i].name = format!("{base}-{n}");
             n += 1;
         }
+    }
+    if hidden && openings_given {
+        return Err(ArgsError::HiddenOpenings);
     }
     if let Some(e) = engines.iter().find(|e| !e.limits.is_bounded()) {
         return Err(ArgsError::Unbounded(e.name.clone()));
@@ -490,6 +521,7 @@ pub fn parse(args: &[String], builtin: &Path) -> Result<MatchArgs, ArgsError> {
         event,
         stall_timeout,
         engine_log,
+        hidden,
     })
 }
 
@@ -710,6 +742,23 @@ mod tests {
             let e = args(line).unwrap_err().to_string();
             assert!(e.contains(needle), "{line}: {e}");
         }
+    }
+
+    #[test]
+    fn hidden_matches_start_the_hidden_engine_and_take_no_openings() {
+        let m = args("-hidden -engine -engine cmd=/opt/bot -each st=0.1 -rules modern").unwrap();
+        assert!(m.hidden);
+        assert_eq!(m.engines[0].args, vec!["uci", "--hidden"]);
+        assert!(
+            m.engines.iter().all(|e| e.options.is_empty()),
+            "rules go in the hidden lines, not option Rules"
+        );
+        assert_eq!(
+            args("-hidden -engine -engine -each st=1 -openings plies=4").unwrap_err(),
+            ArgsError::HiddenOpenings
+        );
+        assert!(args("-hidden yes -engine -engine -each st=1").is_err());
+        assert!(!args("-engine -engine -each st=1").unwrap().hidden);
     }
 
     #[test]

@@ -49,6 +49,12 @@ pub enum EngineError {
         waited: Duration,
         doing: &'static str,
     },
+    #[error("engine {name} answered \"{answer}\" while {doing}")]
+    Refused {
+        name: String,
+        answer: String,
+        doing: &'static str,
+    },
 }
 
 /// A score as an engine reports it, from the side to move: the protocol's own type.
@@ -244,6 +250,39 @@ impl EngineProcess {
             elapsed,
             info,
         })
+    }
+
+    /// Sends `line` and waits up to `timeout` for the line that starts with the word `answer`, returned without
+    /// it (`hidden setup blue` is answered `setup TLCDEWPR`).
+    ///
+    /// # Errors
+    /// [`EngineError::Refused`] for an `info string error: …` line, else as [`EngineProcess::start`].
+    pub fn ask(
+        &mut self,
+        line: &str,
+        answer: &str,
+        timeout: Duration,
+        doing: &'static str,
+    ) -> Result<String, EngineError> {
+        while let Ok(Some(_)) = self.output.try_recv() {}
+        self.send(line, doing)?;
+        let got = self.wait_for(
+            |l| {
+                let first = l.split_whitespace().next();
+                first == Some(answer) || l.starts_with("info string error")
+            },
+            timeout,
+            doing,
+        )?;
+        if got.starts_with("info string error") {
+            return Err(EngineError::Refused {
+                name: self.name.clone(),
+                answer: got,
+                doing,
+            });
+        }
+        let rest = got.trim_start().strip_prefix(answer).unwrap_or_default();
+        Ok(rest.trim().to_string())
     }
 
     /// Asks the engine to quit, and kills it if it does not within a moment.

@@ -38,6 +38,8 @@ pub struct GameSettings {
     pub stall_timeout: Duration,
     /// Where to copy every line exchanged with the engines, if anywhere.
     pub engine_log: Option<crate::engine::EngineLog>,
+    /// Hidden Jungle (`-hidden`): the engines choose setups and are sent only their own views.
+    pub hidden: bool,
 }
 
 /// A move the engines played, with what its engine said about it.
@@ -59,13 +61,27 @@ pub struct Thinking {
 pub struct GameRecord {
     pub players: BySide<String>,
     pub rules: Rules,
-    pub start: Position,
-    pub moves: Vec<PlayedMove>,
+    pub moves: GameMoves,
     pub outcome: Outcome,
     /// Why it ended, in words (names the engine at fault for forfeits).
     pub reason: String,
     /// The PGN `TimeControl` tag (both engines' when they differ, Blue's first).
     pub time_control: String,
+}
+
+/// The moves of a finished game, open or hidden.
+#[derive(Clone, Debug)]
+pub enum GameMoves {
+    Open {
+        start: Position,
+        moves: Vec<PlayedMove>,
+    },
+    /// A Hidden Jungle game: the record with both setups and the public moves, and what the engine said about
+    /// each move (in the order of the record's moves).
+    Hidden {
+        record: Box<jungle_hidden::record::Record>,
+        thinking: Vec<Thinking>,
+    },
 }
 
 /// An engine slot: the config and the process, started on demand and dropped when it misbehaves.
@@ -86,13 +102,7 @@ pub fn play_game(
         seats.blue.config.name.clone(),
         seats.red.config.name.clone(),
     );
-    let blue_tc = seats.blue.config.limits.pgn_tag();
-    let red_tc = seats.red.config.limits.pgn_tag();
-    let time_control = if blue_tc == red_tc {
-        blue_tc
-    } else {
-        format!("{blue_tc}:{red_tc}")
-    };
+    let time_control = time_control_tag(&seats);
     let mut game = Game::from_position(settings.rules.clone(), opening.start);
     let mut moves: Vec<PlayedMove> = Vec::new();
     for &mv in &opening.moves {
@@ -106,8 +116,10 @@ pub fn play_game(
         |game: &Game, moves: Vec<PlayedMove>, outcome: Outcome, reason: String| GameRecord {
             players: players.clone(),
             rules: settings.rules.clone(),
-            start: *game.start_position(),
-            moves,
+            moves: GameMoves::Open {
+                start: *game.start_position(),
+                moves,
+            },
             outcome,
             reason,
             time_control: time_control.clone(),
@@ -138,7 +150,6 @@ pub fn play_game(
             return finish(&game, moves, outcome, reason);
         }
         let side = game.side_to_move();
-        let limits = seats[side].config.limits;
         let position = Command::Position {
             start: if from_start {
                 StartPosition::StartPos
@@ -148,59 +159,10 @@ pub fn play_game(
             moves: game.moves().to_vec(),
         }
         .to_string();
-        let go = Command::Go(go_params(&limits, &clocks)).to_string();
-        let deadline = if clocks[side].is_running() {
-            clocks[side].remaining() + limits.time_margin
-        } else if let Some(st) = limits.move_time {
-            st + limits.time_margin
-        } else {
-            settings.stall_timeout
-        };
-        let timed = clocks[side].is_running() || limits.move_time.is_some();
-        let process = seats[side]
-            .process
-            .as_mut()
-            .expect("prepared engines are running");
-        let answer = match process.search(&position, &go, deadline) {
+        let answer = match engine_move(settings, &mut seats[side], side, &mut clocks, &position) {
             Ok(answer) => answer,
-            Err(e) => {
-                if let Some(p) = seats[side].process.take() {
-                    p.kill();
-                }
-                let termination = match e {
-                    EngineError::Stalled { .. } if timed => Termination::TimeForfeit,
-                    _ => Termination::Abandoned,
-                };
-                let reason = match (&e, termination) {
-                    (_, Termination::TimeForfeit) => format!(
-                        "{side} loses on time: {} sent no move within {:.3} s",
-                        seats[side].config.name,
-                        deadline.as_secs_f64()
-                    ),
-                    _ => format!("{side} forfeits: {e}"),
-                };
-                return finish(&game, moves, Outcome::win(!side, termination), reason);
-            }
+            Err((outcome, reason)) => return finish(&game, moves, outcome, reason),
         };
-        let over_time = match clocks[side].charge(answer.elapsed, limits.time_margin) {
-            Charge::Overrun { .. } => true,
-            Charge::InTime => limits
-                .move_time
-                .is_some_and(|st| answer.elapsed > st + limits.time_margin),
-        };
-        if over_time {
-            let reason = format!(
-                "{side} loses on time: {} took {:.3} s",
-                seats[side].config.name,
-                answer.elapsed.as_secs_f64()
-            );
-            return finish(
-                &game,
-                moves,
-                Outcome::win(!side, Termination::TimeForfeit),
-                reason,
-            );
-        }
         let mv = match game.play_text(&answer.best_move) {
             Ok(mv) => mv,
             Err(e) => {
@@ -233,8 +195,78 @@ pub fn play_game(
     }
 }
 
+/// The PGN `TimeControl` tag: both engines' when they differ, Blue's first.
+pub(crate) fn time_control_tag(seats: &BySide<Seat<'_>>) -> String {
+    let blue = seats.blue.config.limits.pgn_tag();
+    let red = seats.red.config.limits.pgn_tag();
+    if blue == red {
+        blue
+    } else {
+        format!("{blue}:{red}")
+    }
+}
+
+/// Asks `side`'s engine for a move after the `position` line: the `go` with the clocks, a deadline past which it
+/// loses on time, and the clock charged. A failure (crash, stall, time overrun) kills a misbehaving engine and
+/// gives the outcome and reason of the lost game.
+pub(crate) fn engine_move(
+    settings: &GameSettings,
+    seat: &mut Seat<'_>,
+    side: Side,
+    clocks: &mut BySide<Clock>,
+    position: &str,
+) -> Result<crate::engine::SearchAnswer, (Outcome, String)> {
+    let limits = seat.config.limits;
+    let go = Command::Go(go_params(&limits, clocks)).to_string();
+    let deadline = if clocks[side].is_running() {
+        clocks[side].remaining() + limits.time_margin
+    } else if let Some(st) = limits.move_time {
+        st + limits.time_margin
+    } else {
+        settings.stall_timeout
+    };
+    let timed = clocks[side].is_running() || limits.move_time.is_some();
+    let process = seat.process.as_mut().expect("prepared engines are running");
+    let answer = match process.search(position, &go, deadline) {
+        Ok(answer) => answer,
+        Err(e) => {
+            if let Some(p) = seat.process.take() {
+                p.kill();
+            }
+            let termination = match e {
+                EngineError::Stalled { .. } if timed => Termination::TimeForfeit,
+                _ => Termination::Abandoned,
+            };
+            let reason = match (&e, termination) {
+                (_, Termination::TimeForfeit) => format!(
+                    "{side} loses on time: {} sent no move within {:.3} s",
+                    seat.config.name,
+                    deadline.as_secs_f64()
+                ),
+                _ => format!("{side} forfeits: {e}"),
+            };
+            return Err((Outcome::win(!side, termination), reason));
+        }
+    };
+    let over_time = match clocks[side].charge(answer.elapsed, limits.time_margin) {
+        Charge::Overrun { .. } => true,
+        Charge::InTime => limits
+            .move_time
+            .is_some_and(|st| answer.elapsed > st + limits.time_margin),
+    };
+    if over_time {
+        let reason = format!(
+            "{side} loses on time: {} took {:.3} s",
+            seat.config.name,
+            answer.elapsed.as_secs_f64()
+        );
+        return Err((Outcome::win(!side, Termination::TimeForfeit), reason));
+    }
+    Ok(answer)
+}
+
 /// Starts the seat's engine if needed and announces a new game; a failing engine is killed.
-fn prepare(settings: &GameSettings, seat: &mut Seat<'_>) -> Result<(), EngineError> {
+pub(crate) fn prepare(settings: &GameSettings, seat: &mut Seat<'_>) -> Result<(), EngineError> {
     if seat.process.is_none() {
         *seat.process = Some(EngineProcess::start(
             seat.config,
@@ -254,7 +286,10 @@ fn prepare(settings: &GameSettings, seat: &mut Seat<'_>) -> Result<(), EngineErr
 
 /// The `go` of the side to move: both clocks, or the fixed move time, plus depth and node caps; `infinite`
 /// when nothing bounds it.
-fn go_params(limits: &crate::time_control::SearchLimits, clocks: &BySide<Clock>) -> GoParams {
+pub(crate) fn go_params(
+    limits: &crate::time_control::SearchLimits,
+    clocks: &BySide<Clock>,
+) -> GoParams {
     let mut go = GoParams {
         depth: limits.depth,
         nodes: limits.nodes,

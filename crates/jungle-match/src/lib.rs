@@ -5,6 +5,7 @@ pub mod args;
 pub mod balance;
 pub mod engine;
 pub mod game;
+pub mod hidden_game;
 pub mod openings;
 pub mod pgn_out;
 pub mod setup;

@@ -1,11 +1,12 @@
 //! PGN of match games through `jungle_rules::pgn`: the roster and `Variant`/`FEN`/`Rules`/`Termination` tags of
 //! docs/rules.md §8, plus `SetUp`, `TimeControl` and `PlyCount`, and a `{score/depth time}` comment after every
-//! engine move (`{book}` after opening moves) and the reason the game ended before the result.
+//! engine move (`{book}` after opening moves) and the reason the game ended before the result. Hidden games are
+//! written by `jungle_hidden::record` (public moves, both setups) with the same tags and comments.
 
 use jungle_rules::pgn::PgnGame;
 use jungle_rules::{Game, Position};
 
-use crate::game::GameRecord;
+use crate::game::{GameMoves, GameRecord, PlayedMove, Thinking};
 
 /// Where and when a game was played, for the roster tags.
 #[derive(Clone, Debug, Default)]
@@ -23,15 +24,6 @@ pub struct GameLabel {
 /// # Panics
 /// If a move of the record is illegal in its game (the match runner records only moves its game accepted).
 pub fn write_game(record: &GameRecord, label: &GameLabel) -> String {
-    let mut game = Game::from_position(record.rules.clone(), record.start);
-    for played in &record.moves {
-        game.play(played.mv)
-            .expect("a match record holds only moves its game accepted");
-    }
-    // A forfeit, a loss on time or an adjudication ends the game off the board; the rules' own endings are
-    // already the game's (declaring is then ignored).
-    game.declare(record.outcome);
-    let mut pgn = PgnGame::new(game);
     let tags = [
         ("Event", label.event.as_str()),
         ("Site", &label.site),
@@ -40,31 +32,79 @@ pub fn write_game(record: &GameRecord, label: &GameLabel) -> String {
         ("White", &record.players.blue),
         ("Black", &record.players.red),
     ];
+    let tags = tags.into_iter().filter(|(_, value)| !value.is_empty());
+    match &record.moves {
+        GameMoves::Open { start, moves } => write_open(record, *start, moves, tags),
+        GameMoves::Hidden {
+            record: hidden,
+            thinking,
+        } => write_hidden(record, hidden, thinking, tags),
+    }
+}
+
+fn write_open<'a>(
+    record: &GameRecord,
+    start: Position,
+    moves: &[PlayedMove],
+    tags: impl Iterator<Item = (&'a str, &'a str)>,
+) -> String {
+    let mut game = Game::from_position(record.rules.clone(), start);
+    for played in moves {
+        game.play(played.mv)
+            .expect("a match record holds only moves its game accepted");
+    }
+    // A forfeit, a loss on time or an adjudication ends the game off the board; the rules' own endings are
+    // already the game's (declaring is then ignored).
+    game.declare(record.outcome);
+    let mut pgn = PgnGame::new(game);
     for (name, value) in tags {
-        if !value.is_empty() {
-            pgn.set_tag(name, value).expect("a roster tag");
-        }
+        pgn.set_tag(name, value).expect("a roster tag");
     }
     if *pgn.game.start_position() != Position::start(&record.rules) {
         pgn.set_tag("SetUp", "1").expect("a plain tag");
     }
     pgn.set_tag("TimeControl", &record.time_control)
         .expect("a plain tag");
-    pgn.set_tag("PlyCount", &record.moves.len().to_string())
+    pgn.set_tag("PlyCount", &moves.len().to_string())
         .expect("a plain tag");
-    for (i, played) in record.moves.iter().enumerate() {
-        let note = match &played.thinking {
-            None => "book".to_string(),
-            Some(t) => {
-                let score = t.info.score.map_or("?".to_string(), |s| s.pgn_text());
-                let depth = t.info.depth.map_or("?".to_string(), |d| d.to_string());
-                format!("{score}/{depth} {:.3}s", t.elapsed.as_secs_f64())
-            }
-        };
+    for (i, played) in moves.iter().enumerate() {
+        let note = played.thinking.as_ref().map_or("book".to_string(), note);
         pgn.add_comment(i + 1, &note);
     }
-    pgn.add_comment(record.moves.len(), &record.reason);
+    pgn.add_comment(moves.len(), &record.reason);
     pgn.to_string()
+}
+
+fn write_hidden<'a>(
+    record: &GameRecord,
+    hidden: &jungle_hidden::record::Record,
+    thinking: &[Thinking],
+    tags: impl Iterator<Item = (&'a str, &'a str)>,
+) -> String {
+    let mut hidden = hidden.clone();
+    hidden.outcome = Some(record.outcome);
+    hidden.tags = tags
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .collect();
+    let plies = hidden.moves.len();
+    for (name, value) in [
+        ("TimeControl", record.time_control.clone()),
+        ("PlyCount", plies.to_string()),
+    ] {
+        hidden.tags.push((name.to_string(), value));
+    }
+    for (i, t) in thinking.iter().enumerate() {
+        hidden.add_comment(i + 1, &note(t));
+    }
+    hidden.add_comment(plies, &record.reason);
+    hidden.to_pgn()
+}
+
+/// `score/depth time` of an engine move (`?` for what the engine did not say).
+fn note(t: &Thinking) -> String {
+    let score = t.info.score.map_or("?".to_string(), |s| s.pgn_text());
+    let depth = t.info.depth.map_or("?".to_string(), |d| d.to_string());
+    format!("{score}/{depth} {:.3}s", t.elapsed.as_secs_f64())
 }
 
 #[cfg(test)]
@@ -98,8 +138,7 @@ mod tests {
         let record = GameRecord {
             players: BySide::new("alpha".into(), "beta \"b\"".into()),
             rules: rules.clone(),
-            start,
-            moves,
+            moves: GameMoves::Open { start, moves },
             outcome: Outcome::win(Side::Blue, Termination::TimeForfeit),
             reason: "Red loses on time: beta took 1.5 s".into(),
             time_control: "10+0.1".into(),

@@ -7,7 +7,7 @@ use rand::seq::SliceRandom;
 use crate::args::{MatchArgs, OpeningSource};
 use crate::balance::BalanceCheck;
 use crate::engine::EngineLog;
-use crate::game::GameSettings;
+use crate::game::{GameSettings, Opening};
 use crate::openings::{self, OpeningsError};
 use crate::tournament::{MatchConfig, TournamentKind};
 
@@ -44,6 +44,8 @@ pub enum SetupError {
 pub fn build(args: &MatchArgs, seed: u64, date: String) -> Result<MatchConfig, SetupError> {
     let mut rng = StdRng::seed_from_u64(seed);
     let openings = match &args.openings {
+        // Hidden games start from the setups the engines choose.
+        _ if args.hidden => vec![Opening::start(&args.rules)],
         OpeningSource::File {
             path,
             format,
@@ -107,6 +109,7 @@ pub fn build(args: &MatchArgs, seed: u64, date: String) -> Result<MatchConfig, S
             handshake_timeout: std::time::Duration::from_secs(10),
             stall_timeout: args.stall_timeout,
             engine_log,
+            hidden: args.hidden,
         },
         sprt: args.sprt,
         pgn_out: args.pgn_out.clone(),

@@ -13,6 +13,7 @@ use jungle_rules::BySide;
 
 use crate::engine::{EngineConfig, EngineProcess};
 use crate::game::{GameRecord, GameSettings, Opening, Seat, play_game};
+use crate::hidden_game::play_hidden_game;
 use crate::pgn_out::{GameLabel, write_game};
 use crate::sprt::{Sprt, SprtStatus};
 use crate::standings::Standings;
@@ -312,7 +313,11 @@ fn play_pairing(
             process: red_slot,
         },
     );
-    play_game(&config.settings, &config.openings[game.opening], seats)
+    if config.settings.hidden {
+        play_hidden_game(&config.settings, seats)
+    } else {
+        play_game(&config.settings, &config.openings[game.opening], seats)
+    }
 }
 
 #[cfg(test)]
@@ -356,6 +361,7 @@ mod tests {
                 handshake_timeout: Duration::from_secs(1),
                 stall_timeout: Duration::from_secs(1),
                 engine_log: None,
+                hidden: false,
             },
             sprt: None,
             pgn_out: None,

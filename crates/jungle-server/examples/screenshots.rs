@@ -83,6 +83,9 @@ async fn main() {
 
     let game_url = format!("http://{addr}/game/{}", room.id);
     let player = chrome.person(&game_url).await;
+    // The free seat is taken with the Join button, as a person does.
+    wait_until(&player, "!document.getElementById('join').hidden").await;
+    click(&player, "#join-button").await;
     wait_until(
         &player,
         "window.jungle && window.jungle.state && window.jungle.seat === 'blue'",

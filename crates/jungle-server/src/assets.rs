@@ -27,6 +27,8 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/style.css"),
     ),
     ("board.js", JS, include_bytes!("../static/board.js")),
+    ("i18n.js", JS, include_bytes!("../static/i18n.js")),
+    ("sound.js", JS, include_bytes!("../static/sound.js")),
     ("dom.js", JS, include_bytes!("../static/dom.js")),
     ("moves.js", JS, include_bytes!("../static/moves.js")),
     (
@@ -37,6 +39,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("home.js", JS, include_bytes!("../static/home.js")),
     ("game.js", JS, include_bytes!("../static/game.js")),
     ("replay.js", JS, include_bytes!("../static/replay.js")),
+    ("follow.js", JS, include_bytes!("../static/follow.js")),
     (
         "favicon.svg",
         "image/svg+xml",

@@ -1,7 +1,8 @@
 //! Game clocks: each side's remaining time, an increment per move, and which clock is running.
 //!
-//! The clock starts with the first move (Blue's first move is untimed, as on most sites): a player who opens a
-//! link and walks away does not lose on time before the game has begun.
+//! The room presses the clock from the second ply on, and that first press charges nobody: each side's first
+//! move is untimed (as on lichess), so nobody loses on time before the opponent has arrived and moved. A game that does not begin is
+//! aborted instead (see `Room::abort_if_not_begun`).
 
 use std::time::{Duration, Instant};
 

@@ -21,7 +21,7 @@ use crate::assets::Assets;
 use crate::connections::ConnectionRefused;
 use crate::guard::{Client, guard, json_error};
 use crate::hub::{Hub, HubError, NewGame, is_game_id};
-use crate::room::{Room, player_name};
+use crate::room::{Room, pgn_player_name};
 use crate::ws::{Incoming, serve_connection};
 use crate::{AppState, side_name};
 
@@ -50,6 +50,7 @@ pub fn router(state: AppState, assets: Assets) -> Router {
         .route("/static/{file}", get(static_file))
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(game_json))
+        .route("/api/games/{id}/join", axum::routing::post(join_game))
         .route("/api/games/{id}/pgn", get(game_pgn))
         .route("/api/games/{id}/analysis", get(analysis))
         .route("/api/import", axum::routing::post(import_pgn))
@@ -195,30 +196,53 @@ fn unavailable_page(assets: &Assets, e: Option<HubError>) -> Response {
     }
 }
 
-/// The game page. A visitor without a seat takes the free seat of a friend game (the link's purpose); later
-/// visitors watch.
+/// The game page. Opening it never takes a seat (a chat app's link preview opens it too): a visitor takes
+/// the free seat of a friend game with the page's "Join" button, which posts to [`join_game`].
 async fn game_page(
     State(hub): State<AppState>,
     Extension(assets): Files,
     Path(id): Path<String>,
-    headers: HeaderMap,
 ) -> Response {
-    let room = match hub.room(&id) {
-        Ok(Some(room)) => room,
-        Ok(None) => return unavailable_page(&assets, None),
-        Err(e) => return unavailable_page(&assets, Some(e)),
-    };
-    let seated = room.seat_of(seat_token(&headers, &id).as_deref()).is_some();
-    if !seated {
-        match hub.claim_seat(&room) {
-            Ok(Some((_, token))) => {
-                return ([set_cookie(&id, &token)], Html(assets.page("game.html"))).into_response();
-            }
-            Ok(None) => {}
-            Err(e) => return ApiError::from(e).into_response(),
-        }
+    match hub.room(&id) {
+        Ok(Some(_)) => page(&assets, StatusCode::OK, "game.html"),
+        Ok(None) => unavailable_page(&assets, None),
+        Err(e) => unavailable_page(&assets, Some(e)),
     }
-    page(&assets, StatusCode::OK, "game.html")
+}
+
+/// Gives the requester the free seat of a friend game (`{"seat":"red"}` and the seat cookie), or says which
+/// seat they already hold. Only from the server's own pages (the websocket's `Origin` check), so another
+/// site cannot seat its visitors here; `409` when no seat is free.
+async fn join_game(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if !origin_allowed(&headers, hub.public_origin.as_deref()) {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "cross-site join refused".into(),
+        ));
+    }
+    let room = find_room(&hub, &id)?;
+    if let Some(seat) = room.seat_of(seat_token(&headers, &id).as_deref()) {
+        return Ok(Json(json!({ "seat": side_name(seat) })).into_response());
+    }
+    match hub.claim_seat(&room)? {
+        Some((seat, token)) => Ok({
+            // The wait for the first moves starts now.
+            hub.after_change(&room);
+            (
+                [set_cookie(&id, &token)],
+                Json(json!({ "seat": side_name(seat) })),
+            )
+                .into_response()
+        }),
+        None => Err(ApiError(
+            StatusCode::CONFLICT,
+            "no seat is free in this game: you can watch it".into(),
+        )),
+    }
 }
 
 async fn replay_page(
@@ -248,9 +272,13 @@ async fn static_file(Extension(assets): Files, Path(file): Path<String>) -> Resp
 }
 
 async fn list_games(State(hub): State<AppState>) -> Result<Json<Value>, ApiError> {
-    let live = hub.store.list(false, 20).map_err(HubError::from)?;
-    let recent = hub.store.list(true, 20).map_err(HubError::from)?;
-    Ok(Json(json!({ "live": live, "recent": recent })))
+    use crate::store::GameList;
+    let list = |which| hub.store.list(which, 20).map_err(HubError::from);
+    Ok(Json(json!({
+        "live": list(GameList::Live)?,
+        "recent": list(GameList::Finished)?,
+        "imports": list(GameList::Imported)?,
+    })))
 }
 
 async fn create_game(
@@ -270,13 +298,20 @@ async fn create_game(
 }
 
 /// A game's full record: the live state plus every position, for the replay page.
+#[derive(serde::Serialize)]
+struct GameRecordReply {
+    #[serde(flatten)]
+    state: crate::protocol::Snapshot,
+    /// The position before each move and after the last, as FEN.
+    fens: Vec<String>,
+}
+
 async fn game_json(
     State(hub): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<GameRecordReply>, ApiError> {
     let room = find_room(&hub, &id)?;
-    let mut value: Value = serde_json::from_str(&room.snapshot())
-        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let state = room.snapshot();
     let fens: Vec<String> = room
         .lock()
         .game
@@ -284,8 +319,7 @@ async fn game_json(
         .iter()
         .map(jungle_rules::fen::to_fen)
         .collect();
-    value["fens"] = json!(fens);
-    Ok(Json(value))
+    Ok(Json(GameRecordReply { state, fens }))
 }
 
 /// The PGN of a game, as a download.
@@ -298,13 +332,15 @@ async fn game_pgn(
     let text = {
         let state = room.lock();
         let mut pgn = PgnGame::new(state.game.clone());
+        let pgn_name = |side| pgn_player_name(&state, side).unwrap_or_else(|| "?".to_string());
         let date = record.map(|r| pgn_date(r.created_at)).unwrap_or_default();
         let tags = [
             ("Event", "Jungle game".to_string()),
             ("Site", "jungle serve".to_string()),
             ("Date", date),
-            ("White", player_name(&state, jungle_rules::Side::Blue)),
-            ("Black", player_name(&state, jungle_rules::Side::Red)),
+            // docs/rules.md: `White` names the Blue player and `Black` the Red player.
+            ("White", pgn_name(jungle_rules::Side::Blue)),
+            ("Black", pgn_name(jungle_rules::Side::Red)),
         ];
         for (name, value) in tags {
             pgn.set_tag(name, &value)

@@ -15,7 +15,7 @@ use crate::connections::Connections;
 use crate::engine::EnginePool;
 use crate::limits::Limits;
 use crate::rate::RateLimits;
-use crate::room::{Mode, Room, RoomState, engine_turn, parse_side};
+use crate::room::{ABORTED, Mode, OPENING_PLIES, Room, RoomState, engine_turn, parse_side};
 use crate::store::{GameRecord, MoveRecord, Store, StoreError, now_ms};
 use crate::{side_from_name, side_name};
 
@@ -429,13 +429,13 @@ impl Hub {
         }
     }
 
-    /// Gives a visitor the free seat of a friend game, if there is one: `(seat, token)`.
+    /// Gives a visitor who asked for it the free seat of a friend game, if there is one: `(seat, token)`.
     ///
     /// # Errors
     /// When the database write fails (the seat stays free).
     pub fn claim_seat(&self, room: &Room) -> Result<Option<(Side, String)>, HubError> {
         let mut state = room.lock();
-        if state.mode != Mode::Friend || state.game.is_over() {
+        if state.mode != Mode::Friend || state.is_finished() {
             return Ok(None);
         }
         let Some(side) = Side::ALL
@@ -451,6 +451,8 @@ impl Hub {
         } else {
             state.tokens.red = Some(token.clone());
         }
+        // The wait for the first moves starts now.
+        state.waiting_since = Instant::now();
         state.generation += 1;
         drop(state);
         // Tell the creator that the friend arrived.
@@ -458,22 +460,36 @@ impl Hub {
         Ok(Some((side, token)))
     }
 
-    /// Starts what a room needs after any change: the engine's reply when it is the engine's turn, and a
-    /// timer for the running clock.
+    /// Starts what a room needs after any change: the engine's reply when it is the engine's turn, a timer
+    /// for the running clock, and one that aborts a game that does not begin.
     pub fn after_change(self: &Arc<Self>, room: &Arc<Room>) {
-        let (engine, deadline, generation) = {
+        let (join_wait, first_move_wait) = (self.limits.join_wait, self.limits.first_move_wait);
+        let (engine, deadline, abort_at, generation) = {
             let mut state = room.lock();
             let engine = engine_turn(&state).map(|(generation, level)| {
                 state.thinking = true;
                 (generation, level, state.game.clone(), state.clock.clone())
             });
-            let deadline = if state.game.is_over() {
+            let deadline = if state.is_finished() {
                 None
             } else {
                 state.clock.as_ref().and_then(Clock::deadline)
             };
-            (engine, deadline, state.generation)
+            let abort_at = state.abort_deadline(join_wait, first_move_wait);
+            (engine, deadline, abort_at, state.generation)
         };
+        if let Some(abort_at) = abort_at {
+            let hub = self.clone();
+            let room = room.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep_until((abort_at + Duration::from_millis(5)).into()).await;
+                if let Err(e) =
+                    room.abort_if_not_begun(&hub.store, generation, join_wait, first_move_wait)
+                {
+                    tracing::error!(game = %room.id, error = %e, "an abort was not saved");
+                }
+            });
+        }
         if let Some((generation, level, game, clock)) = engine {
             room.notify();
             let hub = self.clone();
@@ -550,6 +566,7 @@ fn room_state(record: &GameRecord, moves: &[MoveRecord]) -> Result<RoomState, Hu
             termination,
         });
     }
+    let aborted = record.termination.as_deref() == Some(ABORTED);
     let clock_history: Vec<BySide<u64>> = moves
         .iter()
         .filter_map(|m| Some(BySide::new(m.blue_ms?, m.red_ms?)))
@@ -559,7 +576,8 @@ fn room_state(record: &GameRecord, moves: &[MoveRecord]) -> Result<RoomState, Hu
             .last()
             .copied()
             .unwrap_or(BySide::new(initial, initial));
-        let running = (!moves.is_empty() && !game.is_over()).then(|| game.side_to_move());
+        let running = (moves.len() >= OPENING_PLIES && !game.is_over() && !aborted)
+            .then(|| game.side_to_move());
         Clock::restore(
             BySide::new(
                 Duration::from_millis(last.blue),
@@ -586,6 +604,9 @@ fn room_state(record: &GameRecord, moves: &[MoveRecord]) -> Result<RoomState, Hu
         thinking: false,
         generation: 0,
         recorded_outcome,
+        aborted,
+        // Downtime is not held against anyone: the wait starts again when the game is loaded.
+        waiting_since: Instant::now(),
     })
 }
 

@@ -30,6 +30,11 @@ pub struct Limits {
     pub requests_per_minute: u32,
     /// Messages per minute on one websocket (a burst of a tenth of it is allowed); a flood closes it.
     pub messages_per_minute: u32,
+    /// A friend game whose second seat nobody takes for this long is aborted (and leaves the live list).
+    pub join_wait: Duration,
+    /// A game whose side to move has not made its first move this long after the game could begin (created,
+    /// joined, or the opponent's first move) is aborted.
+    pub first_move_wait: Duration,
 }
 
 impl Default for Limits {
@@ -49,6 +54,8 @@ impl Default for Limits {
             analyses_per_minute: 30,
             requests_per_minute: 600,
             messages_per_minute: 240,
+            join_wait: Duration::from_secs(30 * 60),
+            first_move_wait: Duration::from_secs(5 * 60),
         }
     }
 }
@@ -81,6 +88,8 @@ impl Limits {
         "analyses-per-minute",
         "requests-per-minute",
         "messages-per-minute",
+        "join-wait-secs",
+        "first-move-secs",
     ];
 
     /// Applies one `NAME=VALUE` setting.
@@ -118,6 +127,8 @@ impl Limits {
             "analyses-per-minute" => self.analyses_per_minute = rate()?,
             "requests-per-minute" => self.requests_per_minute = rate()?,
             "messages-per-minute" => self.messages_per_minute = rate()?,
+            "join-wait-secs" => self.join_wait = Duration::from_secs(number),
+            "first-move-secs" => self.first_move_wait = Duration::from_secs(number),
             other => return Err(LimitError::Unknown(other.to_string())),
         }
         Ok(())

@@ -7,10 +7,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use jungle_rules::{BySide, Game, GameError, Move, Outcome, Side, Termination};
-use serde_json::json;
 use tokio::sync::broadcast;
 
 use crate::clock::Clock;
+use crate::protocol::{
+    BoardView, ClockView, EngineView, OutcomeView, PerSide, ServerMessage, SideName, Snapshot,
+};
 use crate::store::{MoveRecord, Store, StoreError};
 use crate::{side_from_name, side_name};
 
@@ -44,6 +46,12 @@ pub enum ActionError {
     NotYourTurn,
     #[error("the game is over: {0}")]
     Over(Outcome),
+    #[error("the game was aborted")]
+    Aborted,
+    #[error(
+        "too late to abort: both sides have made {ABORT_BEFORE_MOVES} moves (resign or offer a draw)"
+    )]
+    TooLateToAbort,
     #[error("{0}")]
     Illegal(GameError),
     #[error("takeback refused: {0}")]
@@ -74,6 +82,61 @@ pub struct RoomState {
     pub generation: u64,
     /// The outcome already written to the store (so it is written once).
     pub recorded_outcome: Option<Outcome>,
+    /// The game was called off before it really began: nobody won or lost, and nothing changes it any more.
+    pub aborted: bool,
+    /// When the game last moved on (created, loaded, a seat taken, a move made): the start of the wait
+    /// after which a game that has not begun is aborted.
+    pub waiting_since: Instant,
+}
+
+/// While fewer plies than this are played, each side has not moved yet and the game may be aborted (by
+/// either player, or by the server when the wait runs out); the clocks start only after them.
+pub const OPENING_PLIES: usize = 2;
+
+/// A player may abort until both sides have made this many moves.
+pub const ABORT_BEFORE_MOVES: usize = 2;
+
+impl RoomState {
+    /// Whether nothing can change the game any more: it has a result, or it was aborted.
+    pub fn is_finished(&self) -> bool {
+        self.aborted || self.game.is_over()
+    }
+
+    /// Refuses any action on a finished game.
+    fn check_playable(&self) -> Result<(), ActionError> {
+        if self.aborted {
+            return Err(ActionError::Aborted);
+        }
+        match self.game.outcome() {
+            Some(outcome) => Err(ActionError::Over(outcome)),
+            None => Ok(()),
+        }
+    }
+
+    /// When the game is aborted if nothing happens: it has not begun (a side has not moved yet) and the wait
+    /// for the friend to join (`join_wait`) or for the side to move (`first_move_wait`) runs out.
+    pub fn abort_deadline(
+        &self,
+        join_wait: Duration,
+        first_move_wait: Duration,
+    ) -> Option<Instant> {
+        if self.is_finished()
+            || self.mode == Mode::Import
+            || self.game.moves().len() >= OPENING_PLIES
+        {
+            return None;
+        }
+        let seat_free =
+            self.mode == Mode::Friend && Side::ALL.iter().any(|&s| self.tokens.get(s).is_none());
+        Some(
+            self.waiting_since
+                + if seat_free {
+                    join_wait
+                } else {
+                    first_move_wait
+                },
+        )
+    }
 }
 
 #[derive(Debug)]
@@ -126,7 +189,7 @@ impl Room {
     /// the engine is not working on it. (It is reloaded from the store when asked for again.)
     pub fn is_idle(&self) -> bool {
         let state = self.lock();
-        (state.game.is_over() || state.mode == Mode::Import)
+        (state.is_finished() || state.mode == Mode::Import)
             && !state.thinking
             && self.watchers() == 0
     }
@@ -134,7 +197,7 @@ impl Room {
     /// Whether the room is an unfinished engine game.
     pub fn is_live_engine_game(&self) -> bool {
         let state = self.lock();
-        matches!(state.mode, Mode::Engine { .. }) && !state.game.is_over()
+        matches!(state.mode, Mode::Engine { .. }) && !state.is_finished()
     }
 
     pub fn lock(&self) -> MutexGuard<'_, RoomState> {
@@ -163,8 +226,13 @@ impl Room {
     }
 
     /// The current state as the JSON every watcher receives.
-    pub fn snapshot(&self) -> Arc<str> {
+    pub fn snapshot_json(&self) -> Arc<str> {
         snapshot_json(&self.id, &self.lock(), Instant::now())
+    }
+
+    /// The current state.
+    pub fn snapshot(&self) -> Snapshot {
+        snapshot(&self.id, &self.lock(), Instant::now())
     }
 
     /// Sends the current state to every watcher (called with the lock held, so broadcasts keep their order).
@@ -181,9 +249,7 @@ impl Room {
     pub fn play(&self, store: &Store, seat: Option<Side>, text: &str) -> Result<(), ActionError> {
         let mut state = self.lock();
         let seat = seat.ok_or(ActionError::Spectator)?;
-        if let Some(outcome) = state.game.outcome() {
-            return Err(ActionError::Over(outcome));
-        }
+        state.check_playable()?;
         if seat != state.game.side_to_move() || is_engine_seat(state.mode, seat) {
             return Err(ActionError::NotYourTurn);
         }
@@ -206,7 +272,7 @@ impl Room {
     ) -> Result<(), ActionError> {
         let mut state = self.lock();
         state.thinking = false;
-        if state.generation != generation || state.game.is_over() {
+        if state.generation != generation || state.is_finished() {
             self.broadcast(&state);
             return Ok(());
         }
@@ -235,8 +301,13 @@ impl Room {
         state.game.play(m).map_err(ActionError::Illegal)?;
         let now = Instant::now();
         let before = state.clock.clone();
+        // The clocks start once each side has made its first move (as on lichess): nobody loses on time
+        // before the opponent has even arrived.
+        let begun = state.game.moves().len() >= OPENING_PLIES;
         let millis = state.clock.as_mut().map(|clock| {
-            clock.press(mover, now);
+            if begun {
+                clock.press(mover, now);
+            }
             clock.millis(now)
         });
         let record = MoveRecord {
@@ -257,6 +328,7 @@ impl Room {
         if state.draw_offer == Some(mover.opponent()) {
             state.draw_offer = None;
         }
+        state.waiting_since = now;
         self.finish_if_over(store, state, now)?;
         state.generation += 1;
         self.broadcast(state);
@@ -283,7 +355,7 @@ impl Room {
     /// move arrives, without the time it waited.
     pub fn check_flag(&self, store: &Store) -> Result<(), ActionError> {
         let mut state = self.lock();
-        if state.game.is_over() || state.thinking {
+        if state.is_finished() || state.thinking {
             return Ok(());
         }
         match self.flag_check(store, &mut state) {
@@ -330,9 +402,7 @@ impl Room {
 
     fn declare(&self, store: &Store, outcome: Outcome) -> Result<(), ActionError> {
         let mut state = self.lock();
-        if let Some(over) = state.game.outcome() {
-            return Err(ActionError::Over(over));
-        }
+        state.check_playable()?;
         let before = (state.game.clone(), state.clock.clone(), state.draw_offer);
         state.game.declare(outcome);
         if let Err(e) = self.finish_if_over(store, &mut state, Instant::now()) {
@@ -355,9 +425,7 @@ impl Room {
         let seat = seat.ok_or(ActionError::Spectator)?;
         let accepted = {
             let mut state = self.lock();
-            if let Some(over) = state.game.outcome() {
-                return Err(ActionError::Over(over));
-            }
+            state.check_playable()?;
             match state.mode {
                 Mode::Engine { .. } if engine_accepts(&state.game) => true,
                 Mode::Engine { .. } => return Err(ActionError::EngineDeclinesDraw),
@@ -381,6 +449,7 @@ impl Room {
     pub fn decline_draw(&self, seat: Option<Side>) -> Result<(), ActionError> {
         let seat = seat.ok_or(ActionError::Spectator)?;
         let mut state = self.lock();
+        state.check_playable()?;
         if state.draw_offer != Some(seat.opponent()) {
             return Err(ActionError::NoDrawOffer);
         }
@@ -391,10 +460,11 @@ impl Room {
     }
 
     /// Against the engine only: takes back moves until it is the player's turn again, with at least one of the
-    /// player's moves undone.
+    /// player's moves undone. Not once the game is over: a result is final.
     pub fn takeback(&self, store: &Store, seat: Option<Side>) -> Result<(), ActionError> {
         let seat = seat.ok_or(ActionError::Spectator)?;
         let mut state = self.lock();
+        state.check_playable()?;
         if !matches!(state.mode, Mode::Engine { .. }) {
             return Err(ActionError::Takeback(
                 "only games against the engine allow takebacks",
@@ -404,7 +474,7 @@ impl Room {
             return Err(ActionError::Takeback("the engine is thinking"));
         }
         let moves = state.game.moves().len();
-        // The player's last move is the last one (the game ended on it) or the one before the engine's reply.
+        // The player's last move is the last one (the engine found no reply) or the one before the engine's reply.
         let last_is_mine = moves > 0 && state.game.positions()[moves - 1].side_to_move() == seat;
         let undo = if last_is_mine { 1 } else { 2 };
         if moves < undo || state.game.positions()[moves - undo].side_to_move() != seat {
@@ -415,7 +485,6 @@ impl Room {
         for _ in 0..undo {
             state.game.undo();
         }
-        state.recorded_outcome = None;
         state.draw_offer = None;
         state.clock_history.truncate(keep);
         let restored = match (keep, state.initial_ms) {
@@ -424,7 +493,7 @@ impl Room {
             _ => None,
         };
         let now = Instant::now();
-        let to_move = (keep > 0).then(|| state.game.side_to_move());
+        let to_move = (keep >= OPENING_PLIES).then(|| state.game.side_to_move());
         if let (Some(clock), Some(t)) = (state.clock.as_mut(), restored) {
             clock.set(
                 BySide::new(Duration::from_millis(t.blue), Duration::from_millis(t.red)),
@@ -432,11 +501,58 @@ impl Room {
                 now,
             );
         }
+        state.waiting_since = now;
         state.generation += 1;
         self.broadcast(&state);
         Ok(())
     }
+
+    /// The player in `seat` calls the game off before it has really begun (each side has made fewer than
+    /// [`ABORT_BEFORE_MOVES`] moves): nobody wins or loses.
+    pub fn abort(&self, store: &Store, seat: Option<Side>) -> Result<(), ActionError> {
+        seat.ok_or(ActionError::Spectator)?;
+        let mut state = self.lock();
+        state.check_playable()?;
+        if state.game.moves().len() >= 2 * ABORT_BEFORE_MOVES {
+            return Err(ActionError::TooLateToAbort);
+        }
+        self.abort_now(store, &mut state)
+    }
+
+    /// The wait for a game to begin ran out: aborts it if it still has not begun and nothing happened since
+    /// the timer was set (`generation`). An engine still thinking on its first move is waited for.
+    pub fn abort_if_not_begun(
+        &self,
+        store: &Store,
+        generation: u64,
+        join_wait: Duration,
+        first_move_wait: Duration,
+    ) -> Result<(), ActionError> {
+        let mut state = self.lock();
+        let due = state
+            .abort_deadline(join_wait, first_move_wait)
+            .is_some_and(|deadline| deadline <= Instant::now());
+        if state.generation != generation || state.thinking || !due {
+            return Ok(());
+        }
+        self.abort_now(store, &mut state)
+    }
+
+    fn abort_now(&self, store: &Store, state: &mut RoomState) -> Result<(), ActionError> {
+        store.finish(&self.id, "*", None, ABORTED)?;
+        state.aborted = true;
+        if let Some(clock) = state.clock.as_mut() {
+            clock.stop(Instant::now());
+        }
+        state.draw_offer = None;
+        state.generation += 1;
+        self.broadcast(state);
+        Ok(())
+    }
 }
+
+/// The stored termination of an aborted game (its result is `*`).
+pub const ABORTED: &str = "aborted";
 
 fn is_engine_seat(mode: Mode, seat: Side) -> bool {
     matches!(mode, Mode::Engine { side, .. } if side == seat)
@@ -446,7 +562,7 @@ fn is_engine_seat(mode: Mode, seat: Side) -> bool {
 pub fn engine_turn(state: &RoomState) -> Option<(u64, u8)> {
     match state.mode {
         Mode::Engine { level, side }
-            if !state.thinking && !state.game.is_over() && state.game.side_to_move() == side =>
+            if !state.thinking && !state.is_finished() && state.game.side_to_move() == side =>
         {
             Some((state.generation, level))
         }
@@ -454,69 +570,95 @@ pub fn engine_turn(state: &RoomState) -> Option<(u64, u8)> {
     }
 }
 
-/// The display name of the player in `side`.
+/// The display name of the player in `side`: the name a PGN gave, the engine and its level, `Anonymous` for a
+/// person (players here have no accounts), or a note that the seat is still free.
 pub fn player_name(state: &RoomState, side: Side) -> String {
+    pgn_player_name(state, side).unwrap_or_else(|| "Waiting for a friend…".to_string())
+}
+
+/// The name of the player in `side` for a PGN tag; `None` for a seat nobody has taken.
+pub fn pgn_player_name(state: &RoomState, side: Side) -> Option<String> {
     if let Some(name) = state.names.get(side) {
-        return name.clone();
+        return Some(name.clone());
     }
     match state.mode {
         Mode::Engine {
             level,
             side: engine,
-        } if engine == side => format!("Engine (level {level})"),
-        Mode::Engine { .. } => "You".to_string(),
-        Mode::Friend if state.tokens.get(side).is_none() => "Waiting for a friend…".to_string(),
-        Mode::Friend => format!("{} player", if side == Side::Blue { "Blue" } else { "Red" }),
-        Mode::Import => "?".to_string(),
+        } if engine == side => Some(format!("Engine level {level}")),
+        Mode::Engine { .. } => Some("Anonymous".to_string()),
+        Mode::Friend if state.tokens.get(side).is_none() => None,
+        Mode::Friend => Some("Anonymous".to_string()),
+        Mode::Import => Some("?".to_string()),
     }
 }
 
-/// The state every watcher receives.
-pub fn snapshot_json(id: &str, state: &RoomState, now: Instant) -> Arc<str> {
+/// The state every watcher receives, at `now` (the clocks' times).
+pub fn snapshot(id: &str, state: &RoomState, now: Instant) -> Snapshot {
     let game = &state.game;
-    let outcome = game.outcome();
     let clock = state.clock.as_ref().map(|clock| {
         let t = clock.millis(now);
-        json!({
-            "blue_ms": t.blue,
-            "red_ms": t.red,
-            "running": clock.running_side().map(side_name),
-            "increment_ms": clock.increment().as_millis() as u64,
-        })
+        ClockView {
+            blue_ms: t.blue,
+            red_ms: t.red,
+            running: clock.running_side().map(SideName),
+            increment_ms: clock.increment().as_millis() as u64,
+        }
     });
-    let engine = match state.mode {
-        Mode::Engine { level, side } => json!({ "level": level, "side": side_name(side) }),
-        _ => serde_json::Value::Null,
+    let outcome = if state.aborted {
+        Some(OutcomeView {
+            winner: None,
+            reason: ABORTED,
+            result: "*",
+            text: "Game aborted".to_string(),
+        })
+    } else {
+        game.outcome().map(|o| OutcomeView {
+            winner: o.winner.map(SideName),
+            reason: o.termination.as_str(),
+            result: o.result_str(),
+            text: o.to_string(),
+        })
     };
-    json!({
-        "type": "state",
-        "id": id,
-        "mode": state.mode.name(),
-        "rules": game.rules().to_string(),
-        "start_fen": jungle_rules::fen::to_fen(game.start_position()),
-        "fen": jungle_rules::fen::to_fen(game.position()),
-        "moves": game.moves().iter().map(Move::to_string).collect::<Vec<_>>(),
-        "ply": game.moves().len(),
-        "turn": side_name(game.side_to_move()),
-        "legal": game.legal_moves().iter().map(Move::to_string).collect::<Vec<_>>(),
-        "players": { "blue": player_name(state, Side::Blue), "red": player_name(state, Side::Red) },
-        "seats_taken": {
-            "blue": state.tokens.blue.is_some() || is_engine_seat(state.mode, Side::Blue),
-            "red": state.tokens.red.is_some() || is_engine_seat(state.mode, Side::Red),
+    let legal = if state.is_finished() {
+        Vec::new()
+    } else {
+        game.legal_moves().iter().map(Move::to_string).collect()
+    };
+    Snapshot {
+        id: id.to_string(),
+        mode: state.mode.name(),
+        rules: game.rules().to_string(),
+        board: BoardView::of(game.rules()),
+        start_fen: jungle_rules::fen::to_fen(game.start_position()),
+        fen: jungle_rules::fen::to_fen(game.position()),
+        moves: game.moves().iter().map(Move::to_string).collect(),
+        ply: game.moves().len(),
+        turn: SideName(game.side_to_move()),
+        legal,
+        players: PerSide::from_fn(|side| player_name(state, side)),
+        seats_taken: PerSide::from_fn(|side| {
+            state.tokens.get(side).is_some() || is_engine_seat(state.mode, side)
+        }),
+        engine: match state.mode {
+            Mode::Engine { level, side } => Some(EngineView {
+                level,
+                side: SideName(side),
+            }),
+            _ => None,
         },
-        "engine": engine,
-        "clock": clock,
-        "outcome": outcome.map(|o| json!({
-            "winner": o.winner.map(side_name),
-            "reason": o.termination.as_str(),
-            "result": o.result_str(),
-            "text": o.to_string(),
-        })),
-        "draw_offer": state.draw_offer.map(side_name),
-        "thinking": state.thinking,
-    })
-    .to_string()
-    .into()
+        clock,
+        outcome,
+        draw_offer: state.draw_offer.map(SideName),
+        thinking: state.thinking,
+    }
+}
+
+/// The JSON of the state message.
+fn snapshot_json(id: &str, state: &RoomState, now: Instant) -> Arc<str> {
+    ServerMessage::State(&snapshot(id, state, now))
+        .to_json()
+        .into()
 }
 
 /// Reads a stored side name.

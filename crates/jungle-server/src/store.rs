@@ -72,6 +72,21 @@ pub struct GameSummary {
     pub created_at: i64,
     /// A friend game with a seat nobody has taken yet.
     pub open_seat: bool,
+    pub finished_at: Option<i64>,
+    /// The clock each side started with, and the increment per move (none: untimed).
+    pub clock_initial_ms: Option<u64>,
+    pub clock_increment_ms: Option<u64>,
+}
+
+/// The lists of the home page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameList {
+    /// Games in progress, newest first.
+    Live,
+    /// Games played here that have a result, most recently finished first (aborted ones are in no list).
+    Finished,
+    /// Games imported as PGN, for study: never played here, so never live or finished here.
+    Imported,
 }
 
 #[derive(Debug)]
@@ -304,20 +319,34 @@ impl Store {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// The newest games in progress (`finished = false`) or finished (`true`).
-    pub fn list(&self, finished: bool, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
+    /// The newest games of a list of the home page.
+    pub fn list(&self, which: GameList, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
         let conn = self.conn();
-        let sql = if finished {
-            "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
-                (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at,
-                g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL)
-             FROM games g WHERE g.finished_at IS NOT NULL ORDER BY g.finished_at DESC LIMIT ?1"
-        } else {
-            "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
-                (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at,
-                g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL)
-             FROM games g WHERE g.finished_at IS NULL AND g.damaged IS NULL AND g.mode != 'import'
-             ORDER BY g.created_at DESC LIMIT ?1"
+        let sql = match which {
+            GameList::Live => {
+                "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
+                    (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at,
+                    g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL),
+                    g.finished_at, g.clock_initial_ms, g.clock_increment_ms
+                 FROM games g WHERE g.finished_at IS NULL AND g.damaged IS NULL AND g.mode != 'import'
+                 ORDER BY g.created_at DESC LIMIT ?1"
+            }
+            GameList::Finished => {
+                "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
+                    (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at,
+                    g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL),
+                    g.finished_at, g.clock_initial_ms, g.clock_increment_ms
+                 FROM games g WHERE g.finished_at IS NOT NULL AND g.termination IS NOT 'aborted'
+                    AND g.mode != 'import'
+                 ORDER BY g.finished_at DESC LIMIT ?1"
+            }
+            GameList::Imported => {
+                "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
+                    (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at,
+                    0, g.finished_at, g.clock_initial_ms, g.clock_increment_ms
+                 FROM games g WHERE g.mode = 'import'
+                 ORDER BY g.created_at DESC LIMIT ?1"
+            }
         };
         let mut stmt = conn.prepare_cached(sql)?;
         let rows = stmt.query_map(params![limit], |r| {
@@ -334,6 +363,9 @@ impl Store {
                 termination: r.get(9)?,
                 created_at: r.get(10)?,
                 open_seat: r.get(11)?,
+                finished_at: r.get(12)?,
+                clock_initial_ms: r.get(13)?,
+                clock_increment_ms: r.get(14)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -383,10 +415,10 @@ mod tests {
                 .unwrap();
         }
         assert_eq!(store.moves("g1").unwrap().len(), 3);
-        assert_eq!(store.list(false, 10).unwrap()[0].plies, 3);
-        assert!(store.list(false, 10).unwrap()[0].open_seat);
+        assert_eq!(store.list(GameList::Live, 10).unwrap()[0].plies, 3);
+        assert!(store.list(GameList::Live, 10).unwrap()[0].open_seat);
         store.set_token("g1", "red", "t2").unwrap();
-        assert!(!store.list(false, 10).unwrap()[0].open_seat);
+        assert!(!store.list(GameList::Live, 10).unwrap()[0].open_seat);
         store.truncate_moves("g1", 1).unwrap();
         let moves = store.moves("g1").unwrap();
         assert_eq!(moves.len(), 1);
@@ -414,8 +446,8 @@ mod tests {
         store
             .finish("g1", "1-0", Some("blue"), "resignation")
             .unwrap();
-        assert!(store.list(false, 10).unwrap().is_empty());
-        assert_eq!(store.list(true, 10).unwrap()[0].id, "g1");
+        assert!(store.list(GameList::Live, 10).unwrap().is_empty());
+        assert_eq!(store.list(GameList::Finished, 10).unwrap()[0].id, "g1");
         assert!(store.unfinished_ids().unwrap().is_empty());
         assert_eq!(
             store.game("g1").unwrap().unwrap().result.as_deref(),
@@ -453,7 +485,7 @@ mod tests {
         store.insert_game(&record("g2")).unwrap();
         store.mark_damaged("g1", "move 3: illegal").unwrap();
         assert_eq!(store.unfinished_ids().unwrap(), ["g2"]);
-        assert_eq!(store.list(false, 10).unwrap().len(), 1);
+        assert_eq!(store.list(GameList::Live, 10).unwrap().len(), 1);
         assert_eq!(
             store.damaged("g1").unwrap().as_deref(),
             Some("move 3: illegal")

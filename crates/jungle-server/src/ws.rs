@@ -13,7 +13,7 @@ use tokio::time::Instant;
 
 use crate::engine::EnginePool;
 use crate::hub::Hub;
-use crate::protocol::{ClientMessage, PONG_JSON, ProtocolError, error_json, welcome_json};
+use crate::protocol::{ClientMessage, ProtocolError, ServerMessage, SideName};
 use crate::room::{ActionError, Mode, Room};
 
 /// A frame from the client, reduced to what the room cares about.
@@ -51,10 +51,13 @@ pub async fn serve_connection<Tx, Rx>(
     let mut heard = Instant::now();
     // Subscribe before the first snapshot, so no change falls between them.
     let mut updates = room.subscribe();
-    if tx.send(welcome_json(seat)).await.is_err() {
+    let welcome = ServerMessage::Welcome {
+        seat: seat.map(SideName),
+    };
+    if tx.send(welcome.to_json()).await.is_err() {
         return;
     }
-    if tx.send(room.snapshot().to_string()).await.is_err() {
+    if tx.send(room.snapshot_json().to_string()).await.is_err() {
         return;
     }
     loop {
@@ -81,7 +84,7 @@ pub async fn serve_connection<Tx, Rx>(
                 let text = match update {
                     Ok(text) => text,
                     // A slow watcher missed some states: the newest one says everything.
-                    Err(RecvError::Lagged(_)) => room.snapshot(),
+                    Err(RecvError::Lagged(_)) => room.snapshot_json(),
                     Err(RecvError::Closed) => break,
                 };
                 if tx.send(text.to_string()).await.is_err() {
@@ -90,6 +93,11 @@ pub async fn serve_connection<Tx, Rx>(
             }
         }
     }
+}
+
+/// The JSON of an error reply.
+fn error_json(message: &str) -> String {
+    ServerMessage::Error { message }.to_json()
 }
 
 /// Carries out one message; the reply (if any) goes to this connection only. Changes reach everyone through
@@ -101,7 +109,7 @@ pub fn handle(hub: &Arc<Hub>, room: &Arc<Room>, seat: Option<Side>, text: &str) 
     };
     let store = &hub.store;
     let result: Result<(), ActionError> = match message {
-        ClientMessage::Ping => return Some(PONG_JSON.to_string()),
+        ClientMessage::Ping => return Some(ServerMessage::Pong.to_json()),
         ClientMessage::Move { mv } => room.play(store, seat, &mv),
         ClientMessage::Resign => room.resign(store, seat),
         ClientMessage::OfferDraw => {
@@ -115,6 +123,7 @@ pub fn handle(hub: &Arc<Hub>, room: &Arc<Room>, seat: Option<Side>, text: &str) 
         }
         ClientMessage::DeclineDraw => room.decline_draw(seat),
         ClientMessage::Takeback => room.takeback(store, seat),
+        ClientMessage::Abort => room.abort(store, seat),
     };
     match result {
         Ok(()) => {

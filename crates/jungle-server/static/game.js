@@ -1,23 +1,37 @@
 // The game page: one websocket to the game's room. The server sends the whole state after every change; this
 // page draws it and sends the player's actions. A dropped connection reconnects to the same seat (the cookie).
 
-import { JungleBoard } from "./board.js";
+import { JungleBoard, describeMove, parseFen, positionAfter } from "./board.js";
 import { $ } from "./dom.js";
 import { fillMoveList, sideName } from "./moves.js";
+import { muted, playMoveSound, setMuted, sounds } from "./sound.js";
 
 const gameId = location.pathname.split("/").pop();
-const view = { seat: null, state: null, receivedAt: 0, flippedByUser: null, socket: null, retries: 0, resignArmed: null };
+const view = { premove: null, browsing: null, sounds, seat: null, state: null, receivedAt: 0, offlineAt: null, bannerClosedAt: null, flippedByUser: null, socket: null, retries: 0, resignArmed: null };
 window.jungle = view; // read by the end-to-end tests
 
 const board = new JungleBoard($("board"), (move) => send({ type: "move", move }));
 view.board = board; // the tests read its orientation
+// A move picked while the opponent is to move waits here (one at most) and is sent when it is legal on the
+// player's turn; null cancels it.
+board.onPremove = (move) => {
+  view.premove = move;
+  draw();
+};
 
+// Sends an action; false (and an error on screen) when the connection is down: nothing is queued, so a move
+// made offline is refused at once instead of being shown as made.
 function send(message) {
-  if (view.socket && view.socket.readyState === WebSocket.OPEN) {
+  if (online()) {
     view.socket.send(JSON.stringify(message));
-  } else {
-    showError("Not connected; reconnecting…");
+    return true;
   }
+  showError("Not connected, nothing was sent; reconnecting…");
+  return false;
+}
+
+function online() {
+  return Boolean(view.socket && view.socket.readyState === WebSocket.OPEN);
 }
 
 function connect() {
@@ -38,9 +52,12 @@ function connect() {
       view.seat = message.seat;
       document.body.dataset.seat = message.seat || "spectator";
     } else if (message.type === "state") {
+      noticeMove(view.state, message);
       view.state = message;
       view.receivedAt = performance.now();
+      view.offlineAt = null;
       hideError();
+      playPremove();
       draw();
     } else if (message.type === "error") {
       showError(message.message);
@@ -49,11 +66,59 @@ function connect() {
   };
   socket.onclose = () => {
     clearInterval(view.pinger);
+    // The clocks stop on screen: what they really show comes with the state after reconnecting.
+    if (view.offlineAt === null) view.offlineAt = performance.now();
+    if (view.state) draw(); // no moves are offered while offline
     $("connection").textContent = "reconnecting…";
     $("connection").className = "connection offline";
     const delay = Math.min(5000, 300 * 2 ** view.retries++);
     setTimeout(connect, delay);
   };
+}
+
+// A new move: a sound, and its words for screen readers (the live region speaks what is written into it).
+function noticeMove(before, after) {
+  if (!before || after.ply !== before.ply + 1) return;
+  const move = after.moves[after.moves.length - 1];
+  $("announce").textContent = describeMove(before.fen, move);
+  playMoveSound(Boolean(parseFen(before.fen).pieces[move.slice(2, 4)]));
+}
+
+// On the player's turn the queued move is sent if it is legal now, and dropped either way.
+function playPremove() {
+  const move = view.premove;
+  if (!move || !myTurn()) return;
+  view.premove = null;
+  if (view.state.legal.includes(move)) send({ type: "move", move });
+}
+
+// Moves that may be queued while the opponent is to move: each own piece one square along a line, the Lion
+// and Tiger further (a jump over water). The server's list decides when the turn comes.
+function premoveChoices() {
+  const s = view.state;
+  if (!view.seat || s.outcome || s.turn === view.seat || !online() || view.browsing !== null) return [];
+  const files = "abcdefg";
+  const moves = [];
+  for (const [from, piece] of Object.entries(parseFen(s.fen).pieces)) {
+    if (piece.side !== view.seat) continue;
+    const reach = piece.animal === "l" || piece.animal === "t" ? 4 : 1;
+    for (const [df, dr] of [[0, 1], [0, -1], [1, 0], [-1, 0]]) {
+      for (let step = 1; step <= reach; step++) {
+        const file = files.indexOf(from[0]) + df * step;
+        const rank = Number(from[1]) + dr * step;
+        if (file >= 0 && file < 7 && rank >= 1 && rank <= 9) moves.push(from + files[file] + rank);
+      }
+    }
+  }
+  return moves;
+}
+
+// Shows an earlier position of the game (null: the live one); the board offers no moves meanwhile.
+function browse(ply) {
+  const s = view.state;
+  if (!s) return;
+  view.browsing = ply === null || ply >= s.moves.length ? null : Math.max(0, ply);
+  draw();
 }
 
 function showError(text) {
@@ -80,11 +145,18 @@ function draw() {
   if (!s) return;
   const flip = flipped();
   board.flipped = flip;
-  board.set(s.fen, {
-    legal: myTurn() ? s.legal : [],
-    lastMove: s.moves.length ? s.moves[s.moves.length - 1] : null,
-    rules: s.rules,
+  const live = view.browsing === null;
+  const shown = live ? s.moves.length : view.browsing;
+  board.set(live ? s.fen : positionAfter(s.start_fen, s.moves, shown), {
+    legal: live && myTurn() && online() ? s.legal : [],
+    premoves: premoveChoices(),
+    queued: view.premove,
+    lastMove: shown ? s.moves[shown - 1] : null,
+    board: s.board,
   });
+  document.body.dataset.shown = String(shown);
+  $("back-to-game").hidden = live;
+  document.title = myTurn() ? "Your turn · Jungle" : "Jungle game";
   const bottom = flip ? "red" : "blue";
   const top = flip ? "blue" : "red";
   drawPlayer($("player-bottom"), bottom);
@@ -125,7 +197,8 @@ function drawClocks() {
     }
     const side = el.dataset.side;
     let ms = s.clock[`${side}_ms`];
-    if (s.clock.running === side && !s.outcome) ms -= performance.now() - view.receivedAt;
+    const now = view.offlineAt === null ? performance.now() : view.offlineAt;
+    if (s.clock.running === side && !s.outcome) ms -= now - view.receivedAt;
     clock.textContent = formatClock(ms);
     clock.classList.toggle("low", ms < 10000);
   }
@@ -134,10 +207,13 @@ function drawClocks() {
 function drawMoves() {
   const s = view.state;
   const list = $("moves");
+  const shown = view.browsing === null ? s.moves.length : view.browsing;
+  list.classList.add("clickable");
   fillMoveList(list, s.moves, s.start_fen, (span, half) => {
-    if (half.ply === s.moves.length - 1) span.classList.add("current");
+    span.dataset.ply = String(half.ply + 1);
+    if (half.ply + 1 === shown) span.classList.add("current");
   });
-  list.scrollTop = list.scrollHeight;
+  if (view.browsing === null) list.scrollTop = list.scrollHeight;
 }
 
 function drawStatus() {
@@ -147,7 +223,7 @@ function drawStatus() {
   else if (!view.seat) text = `You are watching. ${sideName(s.turn)} to move.`;
   else if (s.thinking) text = "The engine is thinking…";
   else if (s.turn === view.seat) text = "Your turn.";
-  else if (s.mode === "friend" && !s.seats_taken[s.turn]) text = "Waiting for your friend to open the link.";
+  else if (s.mode === "friend" && !s.seats_taken[s.turn]) text = "Waiting for your friend to join.";
   else text = "Waiting for your opponent…";
   $("status").textContent = text;
 
@@ -155,21 +231,30 @@ function drawStatus() {
   $("share").hidden = !waitingForFriend;
   if (waitingForFriend) $("share-link").value = location.href;
 
+  // A free seat is taken by pressing Join, never by opening the page (link previews open it too).
+  const freeSeat = s.mode === "friend" && !s.outcome && ["blue", "red"].find((side) => !s.seats_taken[side]);
+  $("join").hidden = Boolean(view.seat) || !freeSeat;
+  if (freeSeat) $("join-button").textContent = `Join as ${sideName(freeSeat)}`;
+
   $("draw-offer").hidden = !(view.seat && s.draw_offer && s.draw_offer !== view.seat && !s.outcome);
   const playing = Boolean(view.seat) && !s.outcome;
   $("resign").disabled = !playing;
   const iOffered = Boolean(view.seat) && s.draw_offer === view.seat;
   $("offer-draw").disabled = !playing || iOffered;
   $("offer-draw").textContent = iOffered ? "½ Draw offered" : "½ Offer draw";
+  // Either player may call the game off until both sides have made two moves (the server has the same rule).
+  $("abort").hidden = !playing || s.ply >= 4;
   $("takeback").hidden = !(s.mode === "engine" && view.seat);
-  $("takeback").disabled = s.thinking || s.ply === 0;
+  $("takeback").disabled = !playing || s.thinking || s.ply === 0;
   $("replay-link").href = `/replay/${gameId}`;
   $("banner-replay").href = `/replay/${gameId}`;
 
   const banner = $("banner");
-  banner.hidden = !s.outcome;
+  // Closed by the player: stays closed for this result (a takeback or new result would show it again).
+  banner.hidden = !s.outcome || view.bannerClosedAt === s.ply;
   if (s.outcome) {
     let title = s.outcome.winner ? `${sideName(s.outcome.winner)} wins` : "Draw";
+    if (s.outcome.reason === "aborted") title = "Game aborted";
     if (view.seat && s.outcome.winner) title = s.outcome.winner === view.seat ? "You win!" : "You lose";
     $("banner-title").textContent = title;
     $("banner-reason").textContent = `${s.outcome.reason} · ${s.outcome.result}`;
@@ -199,10 +284,52 @@ $("resign").addEventListener("click", () => {
     }, 4000);
   }
 });
+$("banner-close").addEventListener("click", () => {
+  view.bannerClosedAt = view.state ? view.state.ply : null;
+  $("banner").hidden = true;
+});
+$("moves").addEventListener("click", (e) => {
+  const span = e.target.closest("[data-ply]");
+  if (span) browse(Number(span.dataset.ply));
+});
+$("back-to-game").addEventListener("click", () => browse(null));
+// Arrow keys step through the moves (unless the board or a field has the focus: there they move the cursor).
+document.addEventListener("keydown", (e) => {
+  if (!view.state || e.target.closest("#board, input, textarea, select")) return;
+  const shown = view.browsing === null ? view.state.moves.length : view.browsing;
+  const step = { ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: null }[e.key];
+  if (step === undefined) return;
+  e.preventDefault();
+  browse(step);
+});
+function drawMute() {
+  $("mute").setAttribute("aria-pressed", String(muted()));
+  $("mute").textContent = muted() ? "🔇 Sound off" : "🔊 Sound on";
+}
+$("mute").addEventListener("click", () => {
+  setMuted(!muted());
+  drawMute();
+});
+drawMute();
 $("offer-draw").addEventListener("click", () => send({ type: "offer_draw" }));
 $("accept-draw").addEventListener("click", () => send({ type: "offer_draw" }));
 $("decline-draw").addEventListener("click", () => send({ type: "decline_draw" }));
 $("takeback").addEventListener("click", () => send({ type: "takeback" }));
+$("abort").addEventListener("click", () => send({ type: "abort" }));
+$("join-button").addEventListener("click", async () => {
+  $("join-button").disabled = true;
+  try {
+    const reply = await fetch(`/api/games/${gameId}/join`, { method: "POST" });
+    if (!reply.ok) showError((await reply.json()).error);
+    // The seat cookie is set: a new connection carries it and is greeted with the seat.
+    view.retries = 0;
+    if (view.socket) view.socket.close();
+  } catch {
+    showError("Not connected; try again.");
+  } finally {
+    $("join-button").disabled = false;
+  }
+});
 $("copy").addEventListener("click", () => {
   $("share-link").select();
   if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});

@@ -34,32 +34,63 @@ $("new-game").addEventListener("submit", async (event) => {
 wireImportForm("import-error");
 
 function describe(game) {
-  const blue = game.blue_name || (game.engine_side === "blue" ? `Engine ${game.engine_level}` : "Blue");
-  const red = game.red_name || (game.engine_side === "red" ? `Engine ${game.engine_level}` : "Red");
+  const blue = game.blue_name || (game.engine_side === "blue" ? `Engine level ${game.engine_level}` : "Blue");
+  const red = game.red_name || (game.engine_side === "red" ? `Engine level ${game.engine_level}` : "Red");
   return game.mode === "friend" ? `${blue} vs ${red} (friends)` : `${blue} vs ${red}`;
 }
 
-function fill(list, games, finished) {
+function plies(n) {
+  return n === 1 ? "1 ply" : `${n} plies`;
+}
+
+// "5 s ago", "3 min ago", "2 h ago", "4 days ago".
+function age(ms, now = Date.now()) {
+  const seconds = Math.max(0, Math.round((now - ms) / 1000));
+  if (seconds < 60) return `${seconds} s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
+  const days = Math.floor(seconds / 86400);
+  return days === 1 ? "1 day ago" : `${days} days ago`;
+}
+
+// The time control as "5+3" (minutes + seconds per move), or "untimed".
+function timeControl(game) {
+  if (!game.clock_initial_ms) return "untimed";
+  const minutes = game.clock_initial_ms / 60000;
+  return `${Number.isInteger(minutes) ? minutes : minutes.toFixed(1)}+${(game.clock_increment_ms || 0) / 1000}`;
+}
+
+const EMPTY = {
+  live: "No games in progress.",
+  recent: "No finished games yet.",
+  imports: "No imported games.",
+};
+
+function fill(list, games, kind) {
   list.textContent = "";
   if (!games.length) {
     const li = document.createElement("li");
     li.className = "empty";
-    li.textContent = finished ? "No finished games yet." : "No games in progress.";
+    li.textContent = EMPTY[kind];
     list.appendChild(li);
     return;
   }
   for (const game of games) {
     const li = document.createElement("li");
     const a = document.createElement("a");
-    a.href = finished ? `/replay/${game.id}` : `/game/${game.id}`;
+    a.href = kind === "live" ? `/game/${game.id}` : `/replay/${game.id}`;
     a.textContent = describe(game);
     li.appendChild(a);
     const info = document.createElement("span");
     info.className = "info";
-    const rules = game.rules === "standard" ? "" : ` · ${game.rules}`;
-    const end = finished ? ` · ${game.result} ${game.termination}` : "";
-    const open = game.open_seat && !finished ? "open seat: join · " : "";
-    info.textContent = `${open}${game.plies} plies${end}${rules}`;
+    const parts = [];
+    if (kind === "live" && game.open_seat) parts.push("open seat: join");
+    parts.push(plies(game.plies));
+    if (kind === "recent") parts.push(`${game.result} ${game.termination}`);
+    if (kind !== "imports") parts.push(timeControl(game));
+    if (game.rules !== "standard") parts.push(game.rules);
+    parts.push(age(kind === "recent" && game.finished_at ? game.finished_at : game.created_at));
+    info.textContent = parts.join(" · ");
     li.appendChild(info);
     list.appendChild(li);
   }
@@ -69,8 +100,7 @@ async function refresh() {
   try {
     const response = await fetch("/api/games");
     const lists = await response.json();
-    fill($("live"), lists.live, false);
-    fill($("recent"), lists.recent, true);
+    for (const kind of ["live", "recent", "imports"]) fill($(kind), lists[kind], kind);
   } catch (_) { /* try again later */ }
 }
 refresh();

@@ -5,9 +5,10 @@ import { JungleBoard } from "./board.js";
 import { $ } from "./dom.js";
 import { wireImportForm } from "./import-form.js";
 import { fillMoveList } from "./moves.js";
+import { followLive } from "./follow.js";
 
 const gameId = location.pathname.split("/").pop();
-const view = { game: null, ply: 0, flipped: false, analysisFor: null };
+const view = { game: null, ply: 0, flipped: false, analysisFor: null, following: false };
 window.jungle = view; // read by the end-to-end tests
 const board = new JungleBoard($("board"), () => {});
 
@@ -18,14 +19,22 @@ async function load() {
     $("summary").textContent = game.error || "Cannot load the game.";
     return;
   }
+  // A viewer at the last move stays there as a live game goes on; one stepping through earlier moves stays put.
+  const atEnd = !view.game || view.ply === view.game.moves.length;
   view.game = game;
-  view.ply = game.moves.length;
+  view.ply = atEnd ? game.moves.length : Math.min(view.ply, game.moves.length);
   $("download").href = `/api/games/${gameId}/pgn`;
   $("live-link").href = `/game/${gameId}`;
   $("live-link").hidden = game.mode === "import";
   $("summary").textContent = `Blue: ${game.players.blue} · Red: ${game.players.red} · ` +
     (game.outcome ? game.outcome.text : "in progress") + (game.rules === "standard" ? "" : ` · rules: ${game.rules}`);
   draw();
+  if (!view.following && game.mode !== "import" && !game.outcome) {
+    view.following = true;
+    followLive(gameId, (state) => {
+      if (state.ply !== view.game.moves.length || Boolean(state.outcome) !== Boolean(view.game.outcome)) load();
+    });
+  }
 }
 
 function go(ply) {
@@ -37,7 +46,7 @@ function go(ply) {
 function draw() {
   const g = view.game;
   board.flipped = view.flipped;
-  board.set(g.fens[view.ply], { legal: [], lastMove: view.ply ? g.moves[view.ply - 1] : null, rules: g.rules });
+  board.set(g.fens[view.ply], { legal: [], lastMove: view.ply ? g.moves[view.ply - 1] : null, board: g.board });
   const bottom = view.flipped ? "red" : "blue";
   for (const [id, side] of [["player-bottom", bottom], ["player-top", bottom === "blue" ? "red" : "blue"]]) {
     $(id).className = `player ${side}`;

@@ -23,6 +23,8 @@ Flags (cutechess-cli style, one dash):
                          depth=N, nodes=N, timemargin=MS (lateness forgiven before a time loss, 100)
   -each KEY=VALUE...     the same keys, for every engine (an engine's own keys win)
   -rules STRING          the rule options (docs/rules.md); also sent to the engines as option Rules
+  -hidden                Hidden Jungle (docs/hidden.md): each engine chooses its setup and is sent only
+                         its own view; the built-in engine is `jungle uci --hidden`
   -games N               games per pairing per round (1)
   -rounds N              rounds (1; with -sprt: until a bound is crossed)
   -repeat                play each opening twice, colours swapped (game pairs)
@@ -84,16 +86,21 @@ pub fn run(cli: Args) -> anyhow::Result<ExitCode> {
     }
 
     let total = setup::scheduled_games(&parsed);
-    let generated = matches!(parsed.openings, args::OpeningSource::Generated { .. });
+    let generated =
+        !parsed.hidden && matches!(parsed.openings, args::OpeningSource::Generated { .. });
     if generated {
         eprintln!("Generating openings (seed {seed})...");
     }
     let config = setup::build(&parsed, seed, today()).map_err(bad_input)?;
+    let start = if config.settings.hidden {
+        "Hidden Jungle, setups chosen by the engines".to_string()
+    } else {
+        format!("{} openings", config.openings.len())
+    };
     say!(
-        "{} engines, {} games scheduled, {} openings, rules {}, seed {seed}",
+        "{} engines, {} games scheduled, {start}, rules {}, seed {seed}",
         config.engines.len(),
         total,
-        config.openings.len(),
         config.settings.rules
     );
     if let Some(sprt) = &config.sprt {

@@ -413,11 +413,17 @@ async fn time_while_the_server_is_down_is_not_charged() {
         r#"{"opponent":"friend","side":"blue","minutes":1}"#,
     )
     .await;
+    let red_cookie = crate::support::visit(server.addr, &id).await.unwrap();
     let mut client = Client::connect(server.addr, &id, Some(&cookie)).await;
+    let mut red = Client::connect(server.addr, &id, Some(&red_cookie)).await;
     client.send_move("a3a4").await;
-    let state = client.wait_for_ply(1).await;
+    red.wait_for_ply(1).await;
+    red.send_move("g7g6").await;
+    client.wait_for_ply(2).await;
+    client.send_move("a4a5").await;
+    let state = client.wait_for_ply(3).await;
     let red_left = state["clock"]["red_ms"].as_u64().unwrap();
-    drop(client);
+    drop((client, red));
     server.kill().await;
     // The server was down for an hour: the last move is stamped an hour ago.
     let side_door = rusqlite::Connection::open(&db).unwrap();

@@ -73,6 +73,17 @@ async fn a_whole_game_against_level_one_by_clicking() {
         banner.contains(reason),
         "banner {banner:?} shows the reason {reason:?}"
     );
+    // A finished game is final: nothing on the page can change it.
+    for button in ["takeback", "resign", "offer-draw"] {
+        assert!(
+            eval::<bool>(
+                &page,
+                &format!("document.getElementById('{button}').disabled")
+            )
+            .await,
+            "#{button} is disabled after the end"
+        );
+    }
     // The game is stored as finished.
     let (_, _, lists) = crate::support::http(server.addr, "GET", "/api/games", "", None).await;
     assert!(lists.contains(outcome["result"].as_str().unwrap()));
@@ -100,14 +111,27 @@ async fn two_friends_play_while_a_third_watches() {
     let link: String = eval(&ann, "document.getElementById('share-link').value").await;
     assert!(link.contains("/game/"));
 
+    // Opening the link takes no seat: Bo presses "Join as Red".
     let bo = chrome.person(&link).await;
     wait_until(
         &bo,
-        "window.jungle && window.jungle.state && window.jungle.seat === 'red'",
+        "window.jungle && window.jungle.state && !document.getElementById('join').hidden",
     )
     .await;
+    assert_eq!(
+        eval::<String>(&bo, "document.body.dataset.seat").await,
+        "spectator"
+    );
+    assert_eq!(
+        eval::<String>(&bo, "document.getElementById('join-button').innerText").await,
+        "Join as Red"
+    );
+    click(&bo, "#join-button").await;
+    wait_until(&bo, "window.jungle.seat === 'red'").await;
+    wait_until(&bo, "document.getElementById('join').hidden").await;
     let cy = chrome.person(&link).await;
     wait_until(&cy, "window.jungle && window.jungle.state").await;
+    assert!(eval::<bool>(&cy, "document.getElementById('join').hidden").await);
     assert_eq!(
         eval::<String>(&cy, "document.body.dataset.seat").await,
         "spectator"
@@ -197,6 +221,78 @@ async fn two_friends_play_while_a_third_watches() {
     )
     .await;
     assert!(pgn_link.ends_with("/pgn"));
+    chrome.close().await;
+    server.kill().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_replay_page_of_a_live_game_follows_it() {
+    use crate::support::{Client, create, visit};
+    let server = start(temp_dir("e2e-follow").join("games.db")).await;
+    let (id, blue_cookie) = create(server.addr, r#"{"opponent":"friend","side":"blue"}"#).await;
+    let red_cookie = visit(server.addr, &id).await.unwrap();
+    let mut blue = Client::connect(server.addr, &id, Some(&blue_cookie)).await;
+    let mut red = Client::connect(server.addr, &id, Some(&red_cookie)).await;
+    let chrome = Chrome::launch("follow", 1100, 850).await;
+    let page = chrome
+        .person(&format!("http://{}/replay/{id}", server.addr))
+        .await;
+    wait_until(
+        &page,
+        "window.jungle && window.jungle.game && document.body.dataset.ply === '0'",
+    )
+    .await;
+    blue.send_move("a3a4").await;
+    wait_until(&page, "document.body.dataset.ply === '1'").await;
+    red.send_move("g7g6").await;
+    wait_until(
+        &page,
+        "document.body.dataset.ply === '2' && window.jungle.game.fens.length === 3",
+    )
+    .await;
+    // Stepping back, the viewer stays where they are while the game goes on.
+    click(&page, "#prev").await;
+    wait_until(&page, "document.body.dataset.ply === '1'").await;
+    blue.send_move("a4a5").await;
+    wait_until(&page, "window.jungle.game.moves.length === 3").await;
+    assert_eq!(
+        eval::<String>(&page, "document.body.dataset.ply").await,
+        "1"
+    );
+    red.send_text(r#"{"type":"resign"}"#).await;
+    wait_until(
+        &page,
+        "document.getElementById('summary').innerText.includes('resign')",
+    )
+    .await;
+    chrome.close().await;
+    server.kill().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_home_lists_say_plies_clocks_and_ages() {
+    use crate::support::{Client, create};
+    let server = start(temp_dir("e2e-home").join("games.db")).await;
+    let (id, cookie) = create(
+        server.addr,
+        r#"{"opponent":"friend","side":"blue","minutes":5,"increment":3}"#,
+    )
+    .await;
+    let mut blue = Client::connect(server.addr, &id, Some(&cookie)).await;
+    blue.send_move("a3a4").await;
+    blue.wait_for_ply(1).await;
+    let chrome = Chrome::launch("home", 1100, 850).await;
+    let page = chrome.person(&format!("http://{}/", server.addr)).await;
+    wait_until(
+        &page,
+        "document.getElementById('live').innerText.includes('ply')",
+    )
+    .await;
+    let live: String = eval(&page, "document.getElementById('live').innerText").await;
+    assert!(live.contains("1 ply") && !live.contains("plies"), "{live}");
+    assert!(live.contains("5+3"), "{live}");
+    assert!(live.contains(" ago"), "{live}");
+    assert!(live.contains("open seat: join"), "{live}");
     chrome.close().await;
     server.kill().await;
 }

@@ -3,6 +3,7 @@
 
 mod adversarial;
 mod browser;
+mod presentation;
 mod restart;
 mod router;
 mod support;

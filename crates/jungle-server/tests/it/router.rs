@@ -141,13 +141,17 @@ async fn creating_a_friend_game_seats_the_creator_then_one_visitor() {
     let again = get_with_cookie(&state, &format!("/game/{id}"), &creator).await;
     assert_eq!(again.status, StatusCode::OK);
     assert_eq!(again.cookie, None);
-    // The friend takes the free seat; everyone after that watches.
-    let friend = get(&state, &format!("/game/{id}")).await;
+    // The friend takes the free seat by joining; everyone after that watches.
+    let join = format!("/api/games/{id}/join");
+    let friend = post(&state, &join, "").await;
+    assert_eq!(friend.status, StatusCode::OK, "{}", friend.body);
+    assert_eq!(friend.json()["seat"], "blue");
     assert!(friend.cookie.is_some());
     assert_ne!(friend.cookie, Some(creator.clone()));
-    let watcher = get(&state, &format!("/game/{id}")).await;
-    assert_eq!(watcher.status, StatusCode::OK);
+    let watcher = post(&state, &join, "").await;
+    assert_eq!(watcher.status, StatusCode::CONFLICT);
     assert_eq!(watcher.cookie, None);
+    assert!(watcher.json()["error"].as_str().unwrap().contains("watch"));
 
     let record = get(&state, &format!("/api/games/{id}")).await.json();
     assert_eq!(record["seats_taken"]["blue"], true);
@@ -254,7 +258,9 @@ async fn pgn_round_trip_download_import_and_bad_pgn() {
         StatusCode::OK
     );
     // Imports are for study: nobody takes a seat in them.
-    assert_eq!(get(&state, &format!("/game/{id}")).await.cookie, None);
+    let join = post(&state, &format!("/api/games/{id}/join"), "").await;
+    assert_eq!(join.status, StatusCode::CONFLICT);
+    assert_eq!(join.cookie, None);
 
     let download = get(&state, &format!("/api/games/{id}/pgn")).await;
     assert_eq!(download.status, StatusCode::OK);
@@ -351,4 +357,143 @@ async fn every_answer_carries_a_request_id_made_here_or_passed_on() {
     )
     .await;
     assert_eq!(passed.headers["x-request-id"], "proxy-42");
+}
+
+/// A request as a chat app's link preview makes it, or as another site's page would send it.
+fn request(method: &str, path: &str, headers: &[(&str, &str)]) -> Request<Body> {
+    let mut builder = Request::builder().method(method).uri(path);
+    for &(name, value) in headers {
+        builder = builder.header(name, value);
+    }
+    builder.body(Body::empty()).unwrap()
+}
+
+#[tokio::test]
+async fn opening_a_friend_link_takes_no_seat_and_joining_needs_our_origin() {
+    let state = state();
+    let created = post(
+        &state,
+        "/api/games",
+        r#"{"opponent":"friend","side":"blue"}"#,
+    )
+    .await;
+    let id = created.json()["id"].as_str().unwrap().to_string();
+    let page = format!("/game/{id}");
+    for _ in 0..3 {
+        let preview = send(
+            &state,
+            request(
+                "GET",
+                &page,
+                &[("user-agent", "Slackbot-LinkExpanding 1.0")],
+            ),
+        )
+        .await;
+        assert_eq!(preview.status, StatusCode::OK);
+        assert_eq!(preview.cookie, None, "a page view takes no seat");
+    }
+    let record = get(&state, &format!("/api/games/{id}")).await.json();
+    assert_eq!(record["seats_taken"]["red"], false);
+
+    // Another site's page cannot seat its visitor here; our own page can.
+    let join = format!("/api/games/{id}/join");
+    let foreign = send(
+        &state,
+        request(
+            "POST",
+            &join,
+            &[
+                ("origin", "http://evil.example"),
+                ("host", "127.0.0.1:8080"),
+            ],
+        ),
+    )
+    .await;
+    assert_eq!(foreign.status, StatusCode::FORBIDDEN);
+    assert_eq!(foreign.cookie, None);
+    let ours = send(
+        &state,
+        request(
+            "POST",
+            &join,
+            &[
+                ("origin", "http://127.0.0.1:8080"),
+                ("host", "127.0.0.1:8080"),
+            ],
+        ),
+    )
+    .await;
+    assert_eq!(ours.status, StatusCode::OK, "{}", ours.body);
+    assert_eq!(ours.json()["seat"], "red");
+    let cookie = ours.cookie.expect("the seat cookie");
+    // Joining again with the seat says which seat it is, and changes nothing.
+    let again = send(&state, request("POST", &join, &[("cookie", &cookie)])).await;
+    assert_eq!(again.json()["seat"], "red");
+    assert_eq!(again.cookie, None);
+    // A join of no game is a 404.
+    let none = post(&state, "/api/games/nosuchgame/join", "").await;
+    assert_eq!(none.status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn imports_are_listed_apart_and_pgn_downloads_name_the_players() {
+    let state = state();
+    let pgn = "[White \"Ann\"]\n\n1. a3a4 g7g6 *\n";
+    let imported = send(
+        &state,
+        Request::post("/api/import")
+            .header(header::CONTENT_TYPE, PGN)
+            .body(Body::from(pgn))
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(imported.status, StatusCode::OK, "{}", imported.body);
+    let imported = imported.json()["id"].as_str().unwrap().to_string();
+    let created = post(
+        &state,
+        "/api/games",
+        r#"{"opponent":"engine","level":3,"side":"blue"}"#,
+    )
+    .await;
+    let engine_game = created.json()["id"].as_str().unwrap().to_string();
+
+    let lists = get(&state, "/api/games").await.json();
+    let ids = |list: &str| -> Vec<String> {
+        lists[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(ids("imports"), vec![imported]);
+    assert!(
+        ids("recent").is_empty(),
+        "an unfinished import is not a finished game"
+    );
+    assert_eq!(ids("live"), vec![engine_game.clone()]);
+    assert_eq!(lists["imports"][0]["plies"], 2);
+    assert!(lists["live"][0]["clock_initial_ms"].is_null());
+
+    let download = get(&state, &format!("/api/games/{engine_game}/pgn")).await;
+    assert!(
+        download.body.contains("[White \"Anonymous\"]"),
+        "{}",
+        download.body
+    );
+    assert!(
+        download.body.contains("[Black \"Engine level 3\"]"),
+        "{}",
+        download.body
+    );
+    // A friend game's free seat has no player yet.
+    let friend = post(
+        &state,
+        "/api/games",
+        r#"{"opponent":"friend","side":"blue"}"#,
+    )
+    .await;
+    let friend = friend.json()["id"].as_str().unwrap().to_string();
+    let download = get(&state, &format!("/api/games/{friend}/pgn")).await;
+    assert!(download.body.contains("[Black \"?\"]"), "{}", download.body);
 }

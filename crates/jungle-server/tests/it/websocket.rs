@@ -1,7 +1,7 @@
 //! The websocket side with real clients on a port-0 server: the server is the authority, and refused
 //! messages leave the game unchanged.
 
-use crate::support::{Client, create, http, start, temp_dir, visit};
+use crate::support::{Client, create, http, start, start_config, temp_dir, visit};
 
 /// A friend game with both seats taken: (server, id, blue client, red client).
 async fn friend_game(name: &str) -> (crate::support::TestServer, String, Client, Client) {
@@ -238,14 +238,127 @@ async fn a_player_whose_clock_runs_out_loses_on_time() {
         .await;
         (server, id, cookie)
     };
-    let red_cookie = visit(server.addr, &id).await.unwrap();
     let mut blue = Client::connect(server.addr, &id, Some(&blue_cookie)).await;
-    let _red = Client::connect(server.addr, &id, Some(&red_cookie)).await;
-    blue.send_move("a3a4").await; // starts Red's clock
+    // Blue moves before the friend has joined: no clock runs, so Red cannot lose on time meanwhile.
+    blue.send_move("a3a4").await;
+    let state = blue.wait_for_ply(1).await;
+    assert!(state["clock"]["running"].is_null(), "{}", state["clock"]);
+    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    let waiting = Client::connect(server.addr, &id, None).await;
+    assert!(waiting.state["outcome"].is_null(), "{}", waiting.state);
+    assert_eq!(waiting.state["clock"]["red_ms"], 1200);
+
+    let red_cookie = visit(server.addr, &id).await.unwrap();
+    let mut red = Client::connect(server.addr, &id, Some(&red_cookie)).await;
+    red.send_move("g7g6").await; // each side has moved: Blue's clock starts
+    let state = blue.wait_for_ply(2).await;
+    assert_eq!(state["clock"]["running"], "blue");
     let state = blue.wait_for(|s| !s["outcome"].is_null()).await;
     assert_eq!(state["outcome"]["reason"], "time forfeit");
-    assert_eq!(state["outcome"]["winner"], "blue");
-    assert_eq!(state["clock"]["red_ms"], 0);
+    assert_eq!(state["outcome"]["winner"], "red");
+    assert_eq!(state["clock"]["blue_ms"], 0);
+    assert_eq!(
+        state["clock"]["red_ms"], 1200,
+        "Red's first move was untimed"
+    );
+    server.kill().await;
+}
+
+/// A server whose games are aborted after `wait` seconds of waiting for a friend or a first move.
+async fn impatient_server(name: &str, wait: u64) -> crate::support::TestServer {
+    let mut config = jungle_server::Config::new(
+        "127.0.0.1:0".parse().unwrap(),
+        temp_dir(name).join("games.db"),
+    );
+    config
+        .limits
+        .set(&format!("join-wait-secs={wait}"))
+        .unwrap();
+    config
+        .limits
+        .set(&format!("first-move-secs={wait}"))
+        .unwrap();
+    start_config(&config).await
+}
+
+async fn lists(server: &crate::support::TestServer) -> serde_json::Value {
+    let (_, _, body) = http(server.addr, "GET", "/api/games", "", None).await;
+    serde_json::from_str(&body).unwrap()
+}
+
+fn listed(list: &serde_json::Value, id: &str) -> bool {
+    list.as_array().unwrap().iter().any(|game| game["id"] == id)
+}
+
+#[tokio::test]
+async fn games_that_never_begin_are_aborted_not_lost_and_leave_the_lists() {
+    let server = impatient_server("abort-wait", 1).await;
+    // Nobody joins this friend game; in the engine game the player never moves.
+    let (lonely, cookie) = create(
+        server.addr,
+        r#"{"opponent":"friend","side":"blue","minutes":5}"#,
+    )
+    .await;
+    let (idle, _) = create(
+        server.addr,
+        r#"{"opponent":"engine","level":1,"side":"blue"}"#,
+    )
+    .await;
+    // Here Blue moves, Red joins and then never answers.
+    let (silent, blue_cookie) = create(server.addr, r#"{"opponent":"friend","side":"blue"}"#).await;
+    let mut blue = Client::connect(server.addr, &silent, Some(&blue_cookie)).await;
+    blue.send_move("a3a4").await;
+    let _red_cookie = visit(server.addr, &silent).await.unwrap();
+    for id in [&lonely, &idle, &silent] {
+        let mut watcher = Client::connect(server.addr, id, None).await;
+        let state = watcher.wait_for(|s| !s["outcome"].is_null()).await;
+        assert_eq!(state["outcome"]["reason"], "aborted", "{id}");
+        assert!(state["outcome"]["winner"].is_null());
+        assert_eq!(state["outcome"]["result"], "*");
+        assert!(crate::support::legal(&state).is_empty());
+    }
+    let mut creator = Client::connect(server.addr, &lonely, Some(&cookie)).await;
+    creator.send_move("a3a4").await;
+    assert_eq!(creator.expect_error().await, "the game was aborted");
+    let lists = lists(&server).await;
+    for id in [&lonely, &idle, &silent] {
+        assert!(
+            !listed(&lists["live"], id) && !listed(&lists["recent"], id),
+            "{lists}"
+        );
+    }
+    server.kill().await;
+}
+
+#[tokio::test]
+async fn either_player_may_abort_until_both_have_moved_twice() {
+    let (server, id, mut blue, mut red) = friend_game("abort-button").await;
+    blue.send_move("a3a4").await;
+    red.wait_for_ply(1).await;
+    red.send_text(r#"{"type":"abort"}"#).await;
+    let state = blue.wait_for(|s| !s["outcome"].is_null()).await;
+    assert_eq!(state["outcome"]["reason"], "aborted");
+    blue.send_text(r#"{"type":"resign"}"#).await;
+    assert_eq!(blue.expect_error().await, "the game was aborted");
+    assert!(!listed(&lists(&server).await["live"], &id));
+
+    // After two moves each it is too late: resign or offer a draw instead.
+    let (id2, blue2_cookie) = create(server.addr, r#"{"opponent":"friend","side":"blue"}"#).await;
+    let red2_cookie = visit(server.addr, &id2).await.unwrap();
+    let mut blue2 = Client::connect(server.addr, &id2, Some(&blue2_cookie)).await;
+    let mut red2 = Client::connect(server.addr, &id2, Some(&red2_cookie)).await;
+    let mut watcher = Client::connect(server.addr, &id2, None).await;
+    watcher.send_text(r#"{"type":"abort"}"#).await;
+    assert!(watcher.expect_error().await.contains("watching"));
+    for (ply, mv) in ["a3a4", "g7g6", "a4a5", "g6g5"].into_iter().enumerate() {
+        let mover = if ply % 2 == 0 { &mut blue2 } else { &mut red2 };
+        mover.wait_for_ply(ply as u64).await;
+        mover.send_move(mv).await;
+        mover.wait_for_ply(ply as u64 + 1).await;
+    }
+    blue2.send_text(r#"{"type":"abort"}"#).await;
+    assert!(blue2.expect_error().await.contains("too late to abort"));
+    assert!(listed(&lists(&server).await["live"], &id2));
     server.kill().await;
 }
 
@@ -263,7 +376,8 @@ async fn the_engine_opens_when_it_plays_blue_and_declines_an_even_draw() {
         .wait_for(|s| s["ply"] == 1 && s["thinking"] == false)
         .await;
     assert_eq!(state["turn"], "red");
-    assert_eq!(state["players"]["blue"], "Engine (level 2)");
+    assert_eq!(state["players"]["blue"], "Engine level 2");
+    assert_eq!(state["players"]["red"], "Anonymous");
     me.send_text(r#"{"type":"offer_draw"}"#).await;
     assert!(me.expect_error().await.contains("declines"));
     // Moving for the engine's seat is refused.
@@ -317,6 +431,50 @@ async fn engine_games_queue_for_the_engine_without_starving_other_games() {
     assert!(
         waiting >= 2,
         "at most one search runs at a time, so several are still queued: {waiting}"
+    );
+    server.kill().await;
+}
+
+#[tokio::test]
+async fn a_finished_game_refuses_every_action_and_stays_finished() {
+    let server = start(temp_dir("immutable").join("games.db")).await;
+    let (id, cookie) = create(
+        server.addr,
+        r#"{"opponent":"engine","level":1,"side":"blue"}"#,
+    )
+    .await;
+    let mut me = Client::connect(server.addr, &id, Some(&cookie)).await;
+    me.send_move("a3a4").await;
+    me.wait_for(|s| s["ply"] == 2 && s["thinking"] == false)
+        .await;
+    me.send_text(r#"{"type":"resign"}"#).await;
+    let over = me.wait_for(|s| !s["outcome"].is_null()).await;
+    assert_eq!(over["outcome"]["reason"], "resignation");
+    let legal = crate::support::legal(&over);
+    assert!(legal.is_empty(), "no move is offered after the end");
+    for action in [
+        r#"{"type":"takeback"}"#.to_string(),
+        r#"{"type":"resign"}"#.to_string(),
+        r#"{"type":"offer_draw"}"#.to_string(),
+        r#"{"type":"decline_draw"}"#.to_string(),
+        r#"{"type":"move","move":"g3g4"}"#.to_string(),
+    ] {
+        me.send_text(&action).await;
+        let error = me.expect_error().await;
+        assert!(error.contains("the game is over"), "{action}: {error}");
+    }
+    let fresh = Client::connect(server.addr, &id, None).await;
+    assert_eq!(fresh.state["ply"], 2);
+    assert_eq!(fresh.state["outcome"], over["outcome"]);
+    let (_, _, body) = http(server.addr, "GET", "/api/games", "", None).await;
+    let lists: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(lists["recent"][0]["id"], id.as_str());
+    assert!(
+        lists["live"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|game| game["id"] != id.as_str())
     );
     server.kill().await;
 }

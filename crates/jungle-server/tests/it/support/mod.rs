@@ -160,11 +160,19 @@ pub async fn create(addr: SocketAddr, request: &str) -> (String, String) {
     )
 }
 
-/// Opens the game page as a new visitor; returns the seat cookie if the visitor got a seat.
+/// Opens the game page as a new visitor and presses "Join"; returns the seat cookie if the visitor got a
+/// seat (`None`: no seat was free, the visitor watches).
 pub async fn visit(addr: SocketAddr, id: &str) -> Option<String> {
     let (status, headers, _) = http(addr, "GET", &format!("/game/{id}"), "", None).await;
     assert_eq!(status, 200);
-    cookie_of(&headers)
+    assert_eq!(cookie_of(&headers), None, "opening the page takes no seat");
+    let (status, headers, body) =
+        http(addr, "POST", &format!("/api/games/{id}/join"), "", None).await;
+    match status {
+        200 => Some(cookie_of(&headers).expect("a seat cookie")),
+        409 => None,
+        other => panic!("join answered {other}: {body}"),
+    }
 }
 
 pub type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
