@@ -199,3 +199,27 @@ fn bad_input_is_refused_with_one_line() {
     assert!(bad(&["tb", "stats", d]).contains("not a Jungle tablebase"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--dtz` adds the tables of distances to the next capture: `probe` prints `dtz N`, `verify` checks them too.
+#[test]
+fn generate_with_dtz_probe_and_verify() {
+    let dir = scratch("dtz");
+    let d = dir.to_str().unwrap();
+    let out = ok(&["tb", "generate", "--material", "LR-e", "--dtz", "--out", d]);
+    assert!(out.contains("\nLR-e dtz positions "), "{out}");
+    assert!(out.contains("longest win before a capture"), "{out}");
+    assert!(
+        out.lines().last().unwrap().starts_with("total 3 materials"),
+        "{out}"
+    );
+    assert!(dir.join("LR-e.jtz").exists() && dir.join("LR-e.jtb").exists());
+    // Red's Elephant on b3 may take Blue's Lion on a3 and still win, in 7 plies: the distance to the capture
+    // is 1 (the quickest win goes round it).
+    let probe = ok(&["tb", "probe", "--dir", d, "--fen", "7/7/7/7/7/7/Le5/7/6R b"]);
+    let lines: Vec<&str> = probe.lines().collect();
+    assert_eq!(lines[..3], ["wdl win", "plies 7", "dtz 1"], "{probe}");
+    let verify = ok(&["tb", "verify", d]);
+    assert!(verify.contains("LR-e dtz ok"), "{verify}");
+    assert!(verify.ends_with("verified 6 tables\n"), "{verify}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -165,6 +165,7 @@ impl PyTablebases {
             materials,
             memory_limit: memory_mb << 20,
             threads,
+            dtz: false,
         };
         let reports = py
             .detach(|| build(&rules, &options, &|_| {}))

@@ -12,8 +12,9 @@ use crate::eval::Evaluator;
 use crate::iterate::{IterationPlan, internal_to_score};
 use crate::nnue::Network;
 use crate::nnue::stack::AccumulatorStack;
-use crate::search::{Control, Features, MAX_PLY, Worker, table_fits_quiet_rule};
+use crate::search::{Control, Features, MAX_PLY, Worker};
 use crate::skill::{Random, Skill};
+use crate::tablebase;
 use crate::tt::TranspositionTable;
 use crate::{EngineOptions, Limits, Score, SearchInfo, SearchResult, StopHandle, time};
 
@@ -319,16 +320,11 @@ impl Engine {
             .min()
             .unwrap_or(MAX_PLY as u32 - 8)
             .clamp(1, MAX_PLY as u32 - 8);
-        let mut budget = time::budget(
+        let budget = time::budget(
             limits,
             pos.side_to_move(),
             Duration::from_millis(self.options.move_overhead_ms),
         );
-        if !skill.is_full_strength() {
-            let scale = |d: Duration| d * skill.time_percent / 100;
-            budget.soft = budget.soft.map(scale);
-            budget.hard = budget.hard.map(scale);
-        }
 
         self.tt.new_search();
         self.share_network();
@@ -344,7 +340,7 @@ impl Engine {
         main.control = Some(Control {
             start,
             hard: budget.hard,
-            nodes: limits.nodes,
+            nodes: [limits.nodes, skill.max_nodes].into_iter().flatten().min(),
         });
         let tt = Arc::clone(&self.tt);
         let stop = Arc::clone(&self.stop);
@@ -401,31 +397,21 @@ impl Engine {
         let mut score = internal_to_score(line.map_or(0, |l| l.score));
         let mut best_move = best_move;
         // At the root the tables have the last word (at full strength): the search's move is kept when it has
-        // the best table value (the search chooses among equally good moves), else the table's best move.
-        // Not when the quiet-ply rule may overrule the table's value: then the search, which counts quiet
-        // plies, decides.
+        // the best value by the tables under the quiet-ply rule (the search chooses among equally good moves),
+        // else the tables' best move. Not when the rule may overrule a table value and no table of distances to
+        // a capture settles it: then the search, which counts quiet plies, decides.
         if skill.is_full_strength()
             && let Some(tb) = &self.tablebases
-            && let Some(moves) = tb.probe_moves(&pos)
-            && let Some(&(table_best, value)) = moves.first()
-            && table_fits_quiet_rule(
-                // The value after the table's move, one ply nearer the end, under that move's quiet count.
-                jungle_tb::Probe {
-                    plies: value.plies.map(|n| n.saturating_sub(1)),
-                    ..value
-                },
-                &pos.after(table_best),
-                self.game.rules(),
-            )
+            && let Some(choice) = tablebase::best_root_move(tb, &pos, self.game.rules())
         {
-            let keeps_value = moves
-                .iter()
-                .any(|&(m, p)| Some(m) == best_move && p.preference() == value.preference());
+            let keeps_value = best_move
+                .and_then(|m| tablebase::root_move_score(tb, &pos, m, self.game.rules()))
+                == Some(choice.score);
             if !keeps_value {
-                best_move = Some(table_best);
-                pv = vec![table_best];
+                best_move = Some(choice.best);
+                pv = vec![choice.best];
             }
-            score = table_score(value);
+            score = internal_to_score(choice.score);
         }
         SearchResult {
             best_move,
@@ -464,18 +450,6 @@ fn allocate_table(
         )
     });
     (Arc::new(table), notice)
-}
-
-/// A table value as a search score: a win or loss in `n` plies is `Mate(±n)`, a draw 0.
-fn table_score(value: jungle_tb::Probe) -> Score {
-    let plies = value
-        .plies
-        .map_or(0, |n| i32::try_from(n).unwrap_or(i32::MAX));
-    match value.wdl {
-        jungle_tb::Wdl::Win => Score::Mate(plies),
-        jungle_tb::Wdl::Loss => Score::Mate(-plies),
-        jungle_tb::Wdl::Draw => Score::Cp(0),
-    }
 }
 
 /// The engine's move at a skill level (1–8) within a time budget: for user interfaces (call it from a blocking

@@ -10,6 +10,7 @@ pub mod nnue;
 mod search;
 pub mod skill;
 mod static_eval;
+mod tablebase;
 mod time;
 mod tt;
 mod types;

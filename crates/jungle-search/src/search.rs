@@ -10,11 +10,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use jungle_rules::terrain::{DENS, STEPS};
 use jungle_rules::{Move, Position, Rules, Side};
-use jungle_tb::{Probe, Tablebases, Wdl};
+use jungle_tb::Tablebases;
 
 use crate::eval::Evaluator;
 use crate::movepick::{History, MovePicker, Wanted};
 use crate::nnue::stack::AccumulatorStack;
+use crate::tablebase;
 use crate::tt::{Bound, TranspositionTable};
 
 pub(crate) const MATE: i32 = 30_000;
@@ -46,37 +47,6 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
-    }
-}
-
-/// Whether a table value holds under the quiet-ply rule. The tables count plies to the end of the game and
-/// ignore the rule; a win or loss in `n` plies is certain only when `n` quiet plies still fit under the limit
-/// (the last of them, the den entry or final capture, ends the game before the count is checked again).
-/// Otherwise a capture on the way might reset the count or might not: the search must find out. A draw is a
-/// draw either way.
-#[inline]
-pub(crate) fn table_fits_quiet_rule(value: Probe, pos: &Position, rules: &Rules) -> bool {
-    let limit = rules.options().quiet_ply_limit;
-    match value.plies {
-        Some(n) if limit != 0 && value.wdl != Wdl::Draw => {
-            u64::from(pos.quiet_plies()) + u64::from(n) <= u64::from(limit)
-        }
-        _ => true,
-    }
-}
-
-/// A table value as a search score at `ply`: a win or loss in `n` plies from here is a mate score `ply + n`
-/// plies from the root (kept inside the mate range however long), a draw 0.
-#[inline]
-fn table_to_score(value: Probe, ply: usize) -> i32 {
-    let distance = |n: Option<u32>| {
-        let n = i32::try_from(n.unwrap_or(0)).unwrap_or(i32::MAX);
-        n.saturating_add(ply as i32).min(MATE - MATE_BOUND)
-    };
-    match value.wdl {
-        Wdl::Win => MATE - distance(value.plies),
-        Wdl::Loss => -MATE + distance(value.plies),
-        Wdl::Draw => 0,
     }
 }
 
@@ -454,15 +424,15 @@ impl Worker {
             }
         }
 
-        // Step 3b. Endgame tables: the exact value (distance included) of a position they cover.
+        // Step 3b. Endgame tables: the value of a position they cover, under the quiet-ply rule
+        // (`tablebase::verdict`).
         if !root
             && self.tablebase_pieces != 0
             && pos.occupied().count() <= self.tablebase_pieces
             && let Some(tb) = &self.tablebases
-            && let Some(value) = tb.probe(pos)
-            && table_fits_quiet_rule(value, pos, &self.rules)
+            && let Some(verdict) = tablebase::verdict(tb, pos, &self.rules)
         {
-            return table_to_score(value, ply);
+            return verdict.score(ply);
         }
 
         // Step 4. Threats against our den: two cannot both be met; one must be captured.

@@ -24,6 +24,7 @@ fn generate(dir: &Path, rules: &Rules, materials: &[&str]) {
         materials: materials.iter().map(|m| m.parse().unwrap()).collect(),
         memory_limit: 1 << 30,
         threads: 2,
+        dtz: true,
     };
     build(rules, &options, &|_| {}).expect("tables generate");
 }
@@ -244,5 +245,75 @@ fn table_wins_respect_the_quiet_ply_limit() {
         }
     }
     assert!(checked >= 10, "only {checked} wins found");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 17 item 2, with the tables of distances to the next capture (`KEY.jtz`): a win whose end lies beyond
+/// the quiet plies left but whose capture fits is still a win — the engine claims it and, playing both sides,
+/// converts in time (the count restarts at the capture); with one ply too few for the capture it is a draw by
+/// the rule, and the engine says so instead of playing for a "win".
+#[test]
+fn wins_through_a_capture_respect_the_quiet_ply_limit() {
+    let rules = Rules::default();
+    let limit = rules.options().quiet_ply_limit;
+    let dir = scratch("zeroing");
+    // Red's lone Elephant wins by taking Blue's Lion first (it cannot take the Rat); Blue's Lion takes a Tiger.
+    let keys = ["LR-e", "LR-t"];
+    generate(&dir, &rules, &keys);
+    let tables = Tablebases::open(&dir, &rules).unwrap();
+    let mut engine = engine_with_tables(&dir);
+    let mut checked = 0;
+    for (k, key) in keys.iter().enumerate() {
+        let material = key.parse::<Material>().unwrap().canonical();
+        for pos in random_positions(material, &rules, 400, 7 + k as u64) {
+            let value = tables.probe(&pos).expect("covered");
+            let zeroing = tables.probe_zeroing(&pos).expect("covered");
+            let (Wdl::Win, Some(n), Some(z)) = (value.wdl, value.plies, zeroing.plies) else {
+                continue;
+            };
+            // Wins that go through a capture well before the end.
+            if z < 2 || n < z + 2 || checked >= 12 {
+                continue;
+            }
+            checked += 1;
+            // The capture fits, the end does not: still a win.
+            let converts = with_quiet_plies(pos, limit - z, &rules);
+            engine.set_game(&Game::from_position(rules.clone(), converts));
+            let result = engine.go(&Limits::depth(3), &mut |_| {});
+            assert!(
+                matches!(result.score, Score::Cp(c) if c > 20_000)
+                    || matches!(result.score, Score::Mate(m) if m > 0),
+                "{converts}: a win through a capture in {z} plies (end in {n}) not claimed: {:?}",
+                result.score
+            );
+            let winner = converts.side_to_move();
+            let mut game = Game::from_position(rules.clone(), converts);
+            while game.outcome().is_none() {
+                engine.set_game(&game);
+                let m = engine
+                    .go(&Limits::depth(2), &mut |_| {})
+                    .best_move
+                    .expect("a move");
+                game.play(m).unwrap();
+            }
+            assert_eq!(
+                game.outcome().unwrap().winner,
+                Some(winner),
+                "{converts}: the win through a capture in {z} plies slipped: {:?}",
+                game.outcome()
+            );
+            // One ply too few for the capture: a draw by the rule, for either side.
+            let drawn = with_quiet_plies(pos, limit - z + 1, &rules);
+            engine.set_game(&Game::from_position(rules.clone(), drawn));
+            let result = engine.go(&Limits::depth(3), &mut |_| {});
+            assert_eq!(
+                result.score,
+                Score::Cp(0),
+                "{drawn}: the capture needs {z} plies, {} are left",
+                limit - drawn.quiet_plies()
+            );
+        }
+    }
+    assert!(checked >= 10, "only {checked} wins through a capture found");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,6 +3,7 @@
 
 import { JungleBoard, describeMove, parseFen, positionAfter } from "./board.js";
 import { $ } from "./dom.js";
+import { lang, localise, t, tOr } from "./i18n.js";
 import { fillMoveList, sideName } from "./moves.js";
 import { muted, playMoveSound, setMuted, sounds } from "./sound.js";
 
@@ -26,7 +27,7 @@ function send(message) {
     view.socket.send(JSON.stringify(message));
     return true;
   }
-  showError("Not connected, nothing was sent; reconnecting…");
+  showError(t("game.offline"));
   return false;
 }
 
@@ -69,7 +70,7 @@ function connect() {
     // The clocks stop on screen: what they really show comes with the state after reconnecting.
     if (view.offlineAt === null) view.offlineAt = performance.now();
     if (view.state) draw(); // no moves are offered while offline
-    $("connection").textContent = "reconnecting…";
+    $("connection").textContent = t("game.reconnecting");
     $("connection").className = "connection offline";
     const delay = Math.min(5000, 300 * 2 ** view.retries++);
     setTimeout(connect, delay);
@@ -156,7 +157,7 @@ function draw() {
   });
   document.body.dataset.shown = String(shown);
   $("back-to-game").hidden = live;
-  document.title = myTurn() ? "Your turn · Jungle" : "Jungle game";
+  document.title = t(myTurn() ? "game.titleTurn" : "game.title");
   const bottom = flip ? "red" : "blue";
   const top = flip ? "blue" : "red";
   drawPlayer($("player-bottom"), bottom);
@@ -174,7 +175,7 @@ function drawPlayer(el, side) {
   const s = view.state;
   el.className = `player ${side}` + (s.turn === side && !s.outcome ? " to-move" : "");
   let name = s.players[side];
-  if (view.seat === side) name += " (you)";
+  if (view.seat === side) name = t("player.you", { name });
   el.querySelector(".name").textContent = name;
   el.dataset.side = side;
 }
@@ -216,15 +217,27 @@ function drawMoves() {
   if (view.browsing === null) list.scrollTop = list.scrollHeight;
 }
 
+// "You win!", "Blue wins", "Draw", "Game aborted" (for this page's viewer).
+function resultTitle(outcome) {
+  if (outcome.reason === "aborted") return t("result.aborted");
+  if (view.seat && outcome.winner) return t(outcome.winner === view.seat ? "result.youWin" : "result.youLose");
+  return outcome.winner ? t("result.wins", { side: sideName(outcome.winner) }) : t("result.draw");
+}
+
+function reasonWords(outcome) {
+  return tOr(`reason.${outcome.reason}`, outcome.reason);
+}
+
 function drawStatus() {
   const s = view.state;
   let text;
-  if (s.outcome) text = s.outcome.text;
-  else if (!view.seat) text = `You are watching. ${sideName(s.turn)} to move.`;
-  else if (s.thinking) text = "The engine is thinking…";
-  else if (s.turn === view.seat) text = "Your turn.";
-  else if (s.mode === "friend" && !s.seats_taken[s.turn]) text = "Waiting for your friend to join.";
-  else text = "Waiting for your opponent…";
+  // The server words the result in English; other languages compose it from the title and the reason.
+  if (s.outcome) text = lang() === "en" ? s.outcome.text : `${resultTitle(s.outcome)} · ${reasonWords(s.outcome)}`;
+  else if (!view.seat) text = t("status.watching", { side: sideName(s.turn) });
+  else if (s.thinking) text = t("status.thinking");
+  else if (s.turn === view.seat) text = t("status.yourTurn");
+  else if (s.mode === "friend" && !s.seats_taken[s.turn]) text = t("status.waitFriend");
+  else text = t("status.waitOpponent");
   $("status").textContent = text;
 
   const waitingForFriend = s.mode === "friend" && view.seat && !(s.seats_taken.blue && s.seats_taken.red);
@@ -234,14 +247,14 @@ function drawStatus() {
   // A free seat is taken by pressing Join, never by opening the page (link previews open it too).
   const freeSeat = s.mode === "friend" && !s.outcome && ["blue", "red"].find((side) => !s.seats_taken[side]);
   $("join").hidden = Boolean(view.seat) || !freeSeat;
-  if (freeSeat) $("join-button").textContent = `Join as ${sideName(freeSeat)}`;
+  if (freeSeat) $("join-button").textContent = t("game.joinAs", { side: sideName(freeSeat) });
 
   $("draw-offer").hidden = !(view.seat && s.draw_offer && s.draw_offer !== view.seat && !s.outcome);
   const playing = Boolean(view.seat) && !s.outcome;
   $("resign").disabled = !playing;
   const iOffered = Boolean(view.seat) && s.draw_offer === view.seat;
   $("offer-draw").disabled = !playing || iOffered;
-  $("offer-draw").textContent = iOffered ? "½ Draw offered" : "½ Offer draw";
+  $("offer-draw").textContent = t(iOffered ? "game.drawSent" : "game.offerDraw");
   // Either player may call the game off until both sides have made two moves (the server has the same rule).
   $("abort").hidden = !playing || s.ply >= 4;
   $("takeback").hidden = !(s.mode === "engine" && view.seat);
@@ -253,16 +266,14 @@ function drawStatus() {
   // Closed by the player: stays closed for this result (a takeback or new result would show it again).
   banner.hidden = !s.outcome || view.bannerClosedAt === s.ply;
   if (s.outcome) {
-    let title = s.outcome.winner ? `${sideName(s.outcome.winner)} wins` : "Draw";
-    if (s.outcome.reason === "aborted") title = "Game aborted";
-    if (view.seat && s.outcome.winner) title = s.outcome.winner === view.seat ? "You win!" : "You lose";
+    const title = resultTitle(s.outcome);
     $("banner-title").textContent = title;
-    $("banner-reason").textContent = `${s.outcome.reason} · ${s.outcome.result}`;
+    $("banner-reason").textContent = `${reasonWords(s.outcome)} · ${s.outcome.result}`;
     banner.className = `banner ${s.outcome.winner || "draw"}`;
   }
-  const level = s.engine ? ` · engine level ${s.engine.level}` : "";
-  const clock = s.clock ? "" : " · untimed";
-  $("meta").textContent = `Rules: ${s.rules}${level}${clock}`;
+  const level = s.engine ? ` · ${t("meta.level", { level: s.engine.level })}` : "";
+  const clock = s.clock ? "" : ` · ${t("meta.untimed")}`;
+  $("meta").textContent = t("meta.rules", { rules: s.rules }) + level + clock;
 }
 
 $("flip").addEventListener("click", () => {
@@ -274,13 +285,13 @@ $("resign").addEventListener("click", () => {
   if (view.resignArmed) {
     clearTimeout(view.resignArmed);
     view.resignArmed = null;
-    $("resign").textContent = "⚑ Resign";
+    $("resign").textContent = t("game.resign");
     send({ type: "resign" });
   } else {
-    $("resign").textContent = "⚑ Really resign?";
+    $("resign").textContent = t("game.reallyResign");
     view.resignArmed = setTimeout(() => {
       view.resignArmed = null;
-      $("resign").textContent = "⚑ Resign";
+      $("resign").textContent = t("game.resign");
     }, 4000);
   }
 });
@@ -304,7 +315,7 @@ document.addEventListener("keydown", (e) => {
 });
 function drawMute() {
   $("mute").setAttribute("aria-pressed", String(muted()));
-  $("mute").textContent = muted() ? "🔇 Sound off" : "🔊 Sound on";
+  $("mute").textContent = t(muted() ? "game.soundOff" : "game.soundOn");
 }
 $("mute").addEventListener("click", () => {
   setMuted(!muted());
@@ -325,7 +336,7 @@ $("join-button").addEventListener("click", async () => {
     view.retries = 0;
     if (view.socket) view.socket.close();
   } catch {
-    showError("Not connected; try again.");
+    showError(t("game.tryAgain"));
   } finally {
     $("join-button").disabled = false;
   }
@@ -334,5 +345,6 @@ $("copy").addEventListener("click", () => {
   $("share-link").select();
   if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
 });
+localise();
 setInterval(drawClocks, 100);
 connect();

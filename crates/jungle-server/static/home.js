@@ -1,6 +1,7 @@
 // The home page: create a game (vs the engine or a friend), list live and finished games, import a PGN.
 
 import { $ } from "./dom.js";
+import { localise } from "./i18n.js";
 import { wireImportForm } from "./import-form.js";
 
 let opponent = "engine";
@@ -31,6 +32,7 @@ $("new-game").addEventListener("submit", async (event) => {
   }
 });
 
+localise();
 wireImportForm("import-error");
 
 function describe(game) {

@@ -1,7 +1,9 @@
 // The move list of the game and replay pages: one row per move number, "1. a3a4 g7g6".
 
+import { t } from "./i18n.js";
+
 export function sideName(side) {
-  return side === "blue" ? "Blue" : "Red";
+  return t(`side.${side}`);
 }
 
 // Move list rows: "1. a3a4 g7g6". startsRed: the game's first move is Red's.

@@ -3,6 +3,7 @@
 
 import { JungleBoard } from "./board.js";
 import { $ } from "./dom.js";
+import { localise } from "./i18n.js";
 import { wireImportForm } from "./import-form.js";
 import { fillMoveList } from "./moves.js";
 import { followLive } from "./follow.js";
@@ -107,5 +108,6 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "Home") go(0);
   if (e.key === "End") go(Infinity);
 });
+localise();
 wireImportForm("error");
 load();

@@ -1,6 +1,7 @@
 //! Making a directory of tables: the plan (requested materials and every smaller material a capture leads
 //! to, fewest pieces first), resuming (a material whose file exists and reads back intact is kept), memory
-//! accounting, and one report per material.
+//! accounting, and one report per material (and one per table of distances to the next capture, when asked
+//! for: these are made right after the material's own table, from the same sub-tables).
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
@@ -11,7 +12,7 @@ use jungle_rules::Rules;
 
 use crate::file::{self, table_path};
 use crate::generate::{self, Stage};
-use crate::{Indexer, Material, Table, TableStats, TbError};
+use crate::{Indexer, Material, Metric, Table, TableStats, TbError};
 
 /// What to make and where.
 #[derive(Clone, Debug)]
@@ -23,12 +24,16 @@ pub struct BuildOptions {
     pub memory_limit: u64,
     /// Worker threads (0: one per core).
     pub threads: usize,
+    /// Also make the tables of distances to the next capture (`KEY.jtz`, [`Metric::Zeroing`]).
+    pub dtz: bool,
 }
 
 /// One material's figures after [`build`].
 #[derive(Clone, Debug)]
 pub struct MaterialReport {
     pub material: Material,
+    /// What the table's distances count (its longest win is in these plies).
+    pub metric: Metric,
     pub stats: TableStats,
     /// The FEN of a position with the longest win.
     pub longest_win_fen: Option<String>,
@@ -115,75 +120,98 @@ fn build_in_pool(
     for &material in &order {
         // Tables two sizes below are never needed again.
         cache.retain(|m, _| m.piece_count() + 1 >= material.piece_count());
-        let path = table_path(&options.out, material);
         let indexer = Indexer::new(material, rules);
         on_event(BuildEvent::Start {
             material,
             indices: indexer.size(),
         });
-        let existing = if path.exists() {
-            match file::read_table(&path, rules) {
-                Ok(table) => Some(table),
-                Err(e @ TbError::RulesMismatch { .. }) => return Err(e),
-                Err(_) => None,
-            }
+        let metrics: &[Metric] = if options.dtz {
+            &[Metric::End, Metric::Zeroing]
         } else {
-            None
+            &[Metric::End]
         };
-        let (table, report) = match existing {
-            Some(table) => {
-                let file_bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-                let report = report_for(&table, 0.0, file_bytes, 0, true);
-                (table, report)
+        let mut made = None;
+        for &metric in metrics {
+            let (table, report) =
+                make_or_keep(rules, options, material, metric, &mut cache, on_event)?;
+            on_event(BuildEvent::Done(report.clone()));
+            reports.push(report);
+            if metric == Metric::End {
+                made = Some(table);
             }
-            None => {
-                let mut subtables = HashMap::new();
-                for sub in material.captures_lead_to() {
-                    let table = match cache.get(&sub) {
-                        Some(t) => t.clone(),
-                        None => Arc::new(file::read_table(&table_path(&options.out, sub), rules)?),
-                    };
-                    subtables.insert(sub, table);
-                }
-                let sub_bytes: u64 = subtables.values().map(|t| t.memory_bytes()).sum();
-                let working = generate::working_bytes(&indexer) + sub_bytes;
-                if working > options.memory_limit {
-                    return Err(TbError::OverMemory {
-                        material: material.to_string(),
-                        needed_mb: working.div_ceil(1 << 20),
-                        limit_mb: options.memory_limit >> 20,
-                    });
-                }
-                // Keep the cache within what is left of the limit.
-                let room = options.memory_limit - working;
-                let mut cached: u64 = cache.values().map(|t| t.memory_bytes()).sum();
-                if cached > room {
-                    cache.retain(|m, t| {
-                        if cached > room && !subtables.contains_key(m) {
-                            cached -= t.memory_bytes();
-                            false
-                        } else {
-                            true
-                        }
-                    });
-                }
-                let started = Instant::now();
-                let table = generate::generate(material, rules, &subtables, &|stage| {
-                    on_event(BuildEvent::Stage { material, stage })
-                })?;
-                let seconds = started.elapsed().as_secs_f64();
-                let file_bytes = file::write_table(&path, &table, rules)?;
-                let report = report_for(&table, seconds, file_bytes, working, false);
-                (table, report)
-            }
-        };
-        on_event(BuildEvent::Done(report.clone()));
-        reports.push(report);
-        if material.piece_count() < largest {
+        }
+        if material.piece_count() < largest
+            && let Some(table) = made
+        {
             cache.insert(material, Arc::new(table));
         }
     }
     Ok(reports)
+}
+
+/// The table of `material` with distances of `metric`: the intact file in the directory, or made and written.
+fn make_or_keep(
+    rules: &Rules,
+    options: &BuildOptions,
+    material: Material,
+    metric: Metric,
+    cache: &mut HashMap<Material, Arc<Table>>,
+    on_event: &(dyn Fn(BuildEvent) + Sync),
+) -> Result<(Table, MaterialReport), TbError> {
+    let path = table_path(&options.out, material, metric);
+    if path.exists() {
+        match file::read_table(&path, rules) {
+            Ok(table) => {
+                let file_bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+                let report = report_for(&table, 0.0, file_bytes, 0, true);
+                return Ok((table, report));
+            }
+            Err(e @ TbError::RulesMismatch { .. }) => return Err(e),
+            Err(_) => {}
+        }
+    }
+    let mut subtables = HashMap::new();
+    for sub in material.captures_lead_to() {
+        let table = match cache.get(&sub) {
+            Some(t) => t.clone(),
+            None => Arc::new(file::read_table(
+                &table_path(&options.out, sub, Metric::End),
+                rules,
+            )?),
+        };
+        subtables.insert(sub, table);
+    }
+    let sub_bytes: u64 = subtables.values().map(|t| t.memory_bytes()).sum();
+    let indexer = Indexer::new(material, rules);
+    let working = generate::working_bytes(&indexer) + sub_bytes;
+    if working > options.memory_limit {
+        return Err(TbError::OverMemory {
+            material: material.to_string(),
+            needed_mb: working.div_ceil(1 << 20),
+            limit_mb: options.memory_limit >> 20,
+        });
+    }
+    // Keep the cache within what is left of the limit.
+    let room = options.memory_limit - working;
+    let mut cached: u64 = cache.values().map(|t| t.memory_bytes()).sum();
+    if cached > room {
+        cache.retain(|m, t| {
+            if cached > room && !subtables.contains_key(m) {
+                cached -= t.memory_bytes();
+                false
+            } else {
+                true
+            }
+        });
+    }
+    let started = Instant::now();
+    let table = generate::generate(material, rules, &subtables, metric, &|stage| {
+        on_event(BuildEvent::Stage { material, stage })
+    })?;
+    let seconds = started.elapsed().as_secs_f64();
+    let file_bytes = file::write_table(&path, &table, rules)?;
+    let report = report_for(&table, seconds, file_bytes, working, false);
+    Ok((table, report))
 }
 
 /// The figures of a table.
@@ -197,6 +225,7 @@ pub fn report_for(
     let stats = table.stats();
     MaterialReport {
         material: table.material(),
+        metric: table.metric(),
         stats,
         longest_win_fen: stats
             .longest_win

@@ -5,7 +5,7 @@
 //! | 8 | magic `JUNGLETB` |
 //! | 2 | format version (1) |
 //! | 1 | bytes per value: 1 or 2 |
-//! | 1 | reserved (0) |
+//! | 1 | metric: 0 distances to the end (`KEY.jtb`), 1 distances to the next capture (`KEY.jtz`); see [`Metric`] |
 //! | 2 + n | material key (length, UTF-8), e.g. `LR-e` |
 //! | 2 + n | canonical rules string (`Rules` Display, e.g. `standard`; without the draw options) |
 //! | 8 | number of indices |
@@ -25,12 +25,12 @@ use jungle_rules::Rules;
 use jungle_rules::rules::RuleOptions;
 
 use crate::value::{Code, INVALID};
-use crate::{Indexer, Material, Table, TbError};
+use crate::{Indexer, Material, Metric, Table, TbError};
 
 pub const MAGIC: &[u8; 8] = b"JUNGLETB";
 pub const FORMAT_VERSION: u16 = 1;
-/// The file extension of table files.
-pub const EXTENSION: &str = "jtb";
+/// The file extension of tables of distances to the end (the tables every directory has).
+pub const EXTENSION: &str = Metric::End.extension();
 const ZSTD_LEVEL: i32 = 9;
 const BYTE_INVALID: u8 = u8::MAX;
 
@@ -51,6 +51,7 @@ pub struct Header {
     pub material: Material,
     pub rules: String,
     pub width: u8,
+    pub metric: Metric,
     pub indices: u64,
     pub checksum: u64,
     pub compressed_len: u64,
@@ -58,13 +59,13 @@ pub struct Header {
     pub header_len: u64,
 }
 
-/// The file name of a material's table: `LR-e.jtb`.
-pub fn file_name(material: Material) -> String {
-    format!("{material}.{EXTENSION}")
+/// The file name of a material's table: `LR-e.jtb` (or `LR-e.jtz` for distances to the next capture).
+pub fn file_name(material: Material, metric: Metric) -> String {
+    format!("{material}.{}", metric.extension())
 }
 
-pub fn table_path(dir: &Path, material: Material) -> PathBuf {
-    dir.join(file_name(material))
+pub fn table_path(dir: &Path, material: Material, metric: Metric) -> PathBuf {
+    dir.join(file_name(material, metric))
 }
 
 /// Writes a table made under `rules`; returns the file's size in bytes.
@@ -92,7 +93,7 @@ pub fn write_table(path: &Path, table: &Table, rules: &Rules) -> Result<u64, TbE
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.push(if narrow { 1 } else { 2 });
-    out.push(0);
+    out.push(table.metric().byte());
     for text in [&key, &rules_text] {
         out.extend_from_slice(&(text.len() as u16).to_le_bytes());
         out.extend_from_slice(text.as_bytes());
@@ -102,7 +103,7 @@ pub fn write_table(path: &Path, table: &Table, rules: &Rules) -> Result<u64, TbE
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
     out.extend_from_slice(&payload);
 
-    let tmp = path.with_extension(format!("{EXTENSION}.tmp"));
+    let tmp = path.with_extension(format!("{}.tmp", table.metric().extension()));
     let mut file = fs::File::create(&tmp).map_err(|e| TbError::io(&tmp, e))?;
     file.write_all(&out).map_err(|e| TbError::io(&tmp, e))?;
     file.sync_all().map_err(|e| TbError::io(&tmp, e))?;
@@ -147,7 +148,9 @@ fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, TbError> {
     if width != 1 && width != 2 {
         return Err(TbError::corrupt(path, format!("value width {width}")));
     }
-    r.take(1)?;
+    let metric_byte = r.take(1)?[0];
+    let metric = Metric::from_byte(metric_byte)
+        .ok_or_else(|| TbError::corrupt(path, format!("metric {metric_byte}")))?;
     let key = r.text()?;
     let material: Material = key
         .parse()
@@ -166,6 +169,7 @@ fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, TbError> {
         material,
         rules,
         width,
+        metric,
         indices,
         checksum,
         compressed_len,
@@ -195,14 +199,23 @@ pub fn check_rules(path: &Path, header: &Header, rules: &Rules) -> Result<(), Tb
     }
 }
 
-/// Reads and checks a whole table made under `rules`.
+/// Reads and checks a whole table made under `rules`, of the metric its extension names.
 ///
 /// # Errors
-/// Any [`TbError`] about the file: wrong rules, bad header, size or checksum.
+/// Any [`TbError`] about the file: wrong rules, bad header, metric, size or checksum.
 pub fn read_table(path: &Path, rules: &Rules) -> Result<Table, TbError> {
     let bytes = fs::read(path).map_err(|e| TbError::io(path, e))?;
     let header = parse_header(path, &bytes)?;
     check_rules(path, &header, rules)?;
+    if path
+        .extension()
+        .is_some_and(|e| *e != *header.metric.extension())
+    {
+        return Err(TbError::corrupt(
+            path,
+            format!("it holds {}", header.metric),
+        ));
+    }
     let indexer = Indexer::new(header.material, rules);
     if indexer.size() != header.indices {
         return Err(TbError::corrupt(
@@ -250,7 +263,7 @@ pub fn read_table(path: &Path, rules: &Rules) -> Result<Table, TbError> {
             .map(|c| u16::from_le_bytes([c[0], c[1]]))
             .collect()
     };
-    Ok(Table::from_codes(indexer, codes))
+    Ok(Table::from_codes(indexer, codes, header.metric))
 }
 
 /// FNV-1a, 64 bits: catches truncated or damaged files (not an adversary).

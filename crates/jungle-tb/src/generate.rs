@@ -12,6 +12,10 @@
 //! lowers each predecessor's count, and a predecessor whose count reaches zero is lost in `n` (or later, if
 //! a capture leads to a slower win for the opponent). Values from captures enter at their own distance.
 //! When nothing changes any more, the undecided positions are draws: neither side can force a win.
+//!
+//! For distances to the next capture ([`Metric::Zeroing`]) the same passes run with every capture counted as
+//! the end: a capture's value is its result in the smaller material at distance 0, so the capture itself is a
+//! win or loss in 1, like a den entry.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -23,7 +27,7 @@ use rayon::prelude::*;
 
 use crate::table::terminal_code;
 use crate::value::{self, Code, DRAW, INVALID};
-use crate::{Indexer, Material, Table, TbError};
+use crate::{Indexer, Material, Metric, Table, TbError};
 
 /// Work items per parallel chunk.
 const CHUNK: usize = 4096;
@@ -47,8 +51,9 @@ pub fn working_bytes(indexer: &Indexer) -> u64 {
     indexer.size() * BYTES_PER_INDEX
 }
 
-/// Generates the table of a canonical material. `subtables` must hold every material in
-/// [`Material::captures_lead_to`].
+/// Generates the table of a canonical material, with distances of `metric`. `subtables` must hold every
+/// material in [`Material::captures_lead_to`] (of either metric: only their results are used for
+/// [`Metric::Zeroing`]).
 ///
 /// # Errors
 /// [`TbError::MissingTable`] if a sub-table is missing, [`TbError::TooLarge`] if the material has more than
@@ -57,6 +62,7 @@ pub fn generate(
     material: Material,
     rules: &Rules,
     subtables: &HashMap<Material, Arc<Table>>,
+    metric: Metric,
     progress: &(dyn Fn(Stage) + Sync),
 ) -> Result<Table, TbError> {
     for sub in material.captures_lead_to() {
@@ -82,6 +88,7 @@ pub fn generate(
         indexer: &indexer,
         rules,
         subtables,
+        metric,
     };
 
     // Step 1. Forward scan.
@@ -193,7 +200,7 @@ pub fn generate(
     drop(remaining);
     drop(floor);
     let codes = codes.into_iter().map(AtomicU16::into_inner).collect();
-    Ok(Table::from_codes(indexer, codes))
+    Ok(Table::from_codes(indexer, codes, metric))
 }
 
 /// What one chunk of a level found: positions decided now, and losses due later (distance, index).
@@ -220,6 +227,7 @@ struct Context<'a> {
     indexer: &'a Indexer,
     rules: &'a Rules,
     subtables: &'a HashMap<Material, Arc<Table>>,
+    metric: Metric,
 }
 
 impl Context<'_> {
@@ -285,9 +293,13 @@ impl Context<'_> {
             return end;
         }
         let material = Material::of(child).canonical();
-        self.subtables[&material]
+        let code = self.subtables[&material]
             .code_of(child)
-            .expect("a sub-table covers every position of its material")
+            .expect("a sub-table covers every position of its material");
+        match self.metric {
+            Metric::End => code,
+            Metric::Zeroing => value::zeroed(code),
+        }
     }
 
     /// The distinct indices of the positions from which one quiet move leads to (an image of) index `q`.

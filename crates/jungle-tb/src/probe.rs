@@ -6,10 +6,10 @@ use std::sync::{Arc, OnceLock};
 
 use jungle_rules::{Move, Position, Rules};
 
-use crate::file::{self, EXTENSION};
+use crate::file;
 use crate::table::terminal_code;
 use crate::value;
-use crate::{Material, Probe, Table, TbError};
+use crate::{Material, Metric, Probe, Table, TbError};
 
 /// The tables of one directory, all made under one rule set. Tables are read from disk on first use and
 /// kept; probing is thread-safe (`&self`) so a multi-threaded search can share one value.
@@ -17,6 +17,8 @@ use crate::{Material, Probe, Table, TbError};
 pub struct Tablebases {
     rules: Rules,
     entries: HashMap<Material, Entry>,
+    /// The tables of distances to the next capture present (`KEY.jtz`), which are optional.
+    zeroing: HashMap<Material, Entry>,
     max_pieces: usize,
 }
 
@@ -27,7 +29,8 @@ struct Entry {
 }
 
 impl Tablebases {
-    /// Opens the `*.jtb` tables of a directory (reading only their headers).
+    /// Opens the `*.jtb` tables of a directory, and the `*.jtz` tables of distances to the next capture there
+    /// are (reading only their headers).
     ///
     /// # Errors
     /// [`TbError::RulesMismatch`] if any table was made under other rules; [`TbError::Io`],
@@ -35,22 +38,29 @@ impl Tablebases {
     /// header; [`TbError::NotADirectory`].
     pub fn open(dir: &Path, rules: &Rules) -> Result<Tablebases, TbError> {
         let mut entries = HashMap::new();
-        let mut max_pieces = 0;
-        for path in table_paths(dir)? {
-            let header = file::read_header(&path)?;
-            file::check_rules(&path, &header, rules)?;
-            max_pieces = max_pieces.max(header.material.piece_count());
-            entries.insert(
-                header.material,
-                Entry {
-                    path,
-                    table: OnceLock::new(),
-                },
-            );
+        let mut zeroing = HashMap::new();
+        for metric in [Metric::End, Metric::Zeroing] {
+            for path in table_paths(dir, metric)? {
+                let header = file::read_header(&path)?;
+                file::check_rules(&path, &header, rules)?;
+                let map = match metric {
+                    Metric::End => &mut entries,
+                    Metric::Zeroing => &mut zeroing,
+                };
+                map.insert(
+                    header.material,
+                    Entry {
+                        path,
+                        table: OnceLock::new(),
+                    },
+                );
+            }
         }
+        let max_pieces = entries.keys().map(|m| m.piece_count()).max().unwrap_or(0);
         Ok(Tablebases {
             rules: rules.clone(),
             entries,
+            zeroing,
             max_pieces,
         })
     }
@@ -62,7 +72,7 @@ impl Tablebases {
     /// As [`Tablebases::open`]; [`TbError::NoTables`] for a directory without tables, and
     /// [`TbError::Corrupt`] when the first header's rules are not a valid option string.
     pub fn open_dir(dir: &Path) -> Result<Tablebases, TbError> {
-        let first = table_paths(dir)?
+        let first = table_paths(dir, Metric::End)?
             .into_iter()
             .next()
             .ok_or_else(|| TbError::NoTables {
@@ -93,7 +103,23 @@ impl Tablebases {
 
     /// The table of a material (either orientation), read on first use; `None` if absent or unreadable.
     pub fn table(&self, material: Material) -> Option<Arc<Table>> {
-        let entry = self.entries.get(&material.canonical())?;
+        self.read(self.entries.get(&material.canonical())?)
+    }
+
+    /// The table of distances to the next capture of a material, read on first use; `None` if absent or
+    /// unreadable.
+    pub fn zeroing_table(&self, material: Material) -> Option<Arc<Table>> {
+        self.read(self.zeroing.get(&material.canonical())?)
+    }
+
+    /// The materials with a table of distances to the next capture, canonical, sorted by key.
+    pub fn zeroing_materials(&self) -> Vec<Material> {
+        let mut out: Vec<Material> = self.zeroing.keys().copied().collect();
+        out.sort_by_key(|m| (m.piece_count(), m.to_string()));
+        out
+    }
+
+    fn read(&self, entry: &Entry) -> Option<Arc<Table>> {
         entry
             .table
             .get_or_init(|| {
@@ -120,11 +146,13 @@ impl Tablebases {
         Ok(table)
     }
 
-    /// Drops the copy of a material's table held in memory (it is read again on next use), so that a pass over
+    /// Drops the copies of a material's tables held in memory (it is read again on next use), so that a pass over
     /// a large directory holds only the tables it still needs.
     pub fn release(&mut self, material: Material) {
-        if let Some(entry) = self.entries.get_mut(&material.canonical()) {
-            entry.table.take();
+        for map in [&mut self.entries, &mut self.zeroing] {
+            if let Some(entry) = map.get_mut(&material.canonical()) {
+                entry.table.take();
+            }
         }
     }
 
@@ -138,6 +166,20 @@ impl Tablebases {
             return None;
         }
         self.table(Material::of(pos))?.probe(pos)
+    }
+
+    /// The distance to the next capture or the end of the game (the winner hurrying, the loser delaying) of a
+    /// position, with its result, if a `*.jtz` table covers it: a win holds under the quiet-ply rule when the
+    /// plies already played without a capture plus this distance fit under the limit. A finished game is a
+    /// loss in 0.
+    pub fn probe_zeroing(&self, pos: &Position) -> Option<Probe> {
+        if let Some(code) = terminal_code(pos, &self.rules) {
+            return Some(value::decode(code));
+        }
+        if pos.occupied().count() as usize > self.max_pieces {
+            return None;
+        }
+        self.zeroing_table(Material::of(pos))?.probe(pos)
     }
 
     /// Every legal move with its value for the side to move (the value of the position after it, seen from
@@ -162,8 +204,8 @@ impl Tablebases {
     }
 }
 
-/// The `*.jtb` files of a directory, sorted by name.
-fn table_paths(dir: &Path) -> Result<Vec<PathBuf>, TbError> {
+/// The table files of one metric in a directory, sorted by name.
+fn table_paths(dir: &Path, metric: Metric) -> Result<Vec<PathBuf>, TbError> {
     if !dir.is_dir() {
         return Err(TbError::NotADirectory {
             path: dir.to_path_buf(),
@@ -172,7 +214,7 @@ fn table_paths(dir: &Path) -> Result<Vec<PathBuf>, TbError> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| TbError::io(dir, e))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == EXTENSION))
+        .filter(|p| p.extension().is_some_and(|e| e == metric.extension()))
         .collect();
     paths.sort();
     Ok(paths)

@@ -3,13 +3,14 @@
 use jungle_rules::{BySide, Position, Rules};
 
 use crate::value::{self, Code, INVALID};
-use crate::{Indexer, Material, Probe};
+use crate::{Indexer, Material, Metric, Probe};
 
 /// All values of one canonical material under one rule set.
 #[derive(Clone, Debug)]
 pub struct Table {
     indexer: Indexer,
     codes: Vec<Code>,
+    metric: Metric,
 }
 
 /// Counts over a table's positions (both sides to move).
@@ -37,9 +38,18 @@ pub struct WdlCounts {
 
 impl Table {
     /// A table from its codes, which must be one per index of the indexer.
-    pub(crate) fn from_codes(indexer: Indexer, codes: Vec<Code>) -> Table {
+    pub(crate) fn from_codes(indexer: Indexer, codes: Vec<Code>, metric: Metric) -> Table {
         debug_assert_eq!(codes.len() as u64, indexer.size());
-        Table { indexer, codes }
+        Table {
+            indexer,
+            codes,
+            metric,
+        }
+    }
+
+    /// What the stored distances count.
+    pub fn metric(&self) -> Metric {
+        self.metric
     }
 
     pub fn material(&self) -> Material {

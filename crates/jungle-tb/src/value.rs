@@ -117,6 +117,17 @@ pub const fn plies(code: Code) -> u32 {
     (code as u32 - 1) / 2
 }
 
+/// The same result at distance 0: a capture into a position of this value resets the count of quiet plies.
+pub const fn zeroed(code: Code) -> Code {
+    if is_win(code) {
+        win_code(0)
+    } else if is_loss(code) {
+        loss_code(0)
+    } else {
+        code
+    }
+}
+
 /// The probe of a valid code.
 pub fn decode(code: Code) -> Probe {
     if is_win(code) {

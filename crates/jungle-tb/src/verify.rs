@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use crate::table::terminal_code;
 use crate::value::{self, Code, INVALID};
-use crate::{Material, Table, TbError};
+use crate::{Material, Metric, Table, TbError};
 
 /// The result of checking one table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -22,10 +22,12 @@ pub struct VerifyReport {
 }
 
 /// The value a position must have given its successors' values (`lookup` gives the code of any position of
-/// this table or of a smaller material).
+/// this table or of a smaller material), with distances of `metric` (for [`Metric::Zeroing`] a capture counts
+/// as the end: only its result is used).
 pub fn expected_code(
     pos: &Position,
     rules: &Rules,
+    metric: Metric,
     lookup: &dyn Fn(&Position) -> Option<Code>,
 ) -> Option<Code> {
     if let Some(end) = terminal_code(pos, rules) {
@@ -38,6 +40,9 @@ pub fn expected_code(
         let child = pos.after(m);
         let code = match terminal_code(&child, rules) {
             Some(end) => end,
+            None if metric == Metric::Zeroing && pos.is_capture(m) => {
+                value::zeroed(lookup(&child)?)
+            }
             None => lookup(&child)?,
         };
         if value::is_loss(code) {
@@ -56,7 +61,8 @@ pub fn expected_code(
     })
 }
 
-/// Checks every index of a table against its successors. `subtable` gives the table of a smaller material.
+/// Checks every index of a table against its successors. `subtable` gives the table of a smaller material (of
+/// either metric for a table of [`Metric::Zeroing`]).
 ///
 /// # Errors
 /// [`TbError::MissingTable`] if a successor's table is missing.
@@ -99,7 +105,7 @@ pub fn verify_table(
                 let pos = table.indexer().position_at(idx);
                 let expected = match &pos {
                     None => Some(INVALID),
-                    Some(pos) => expected_code(pos, rules, &lookup),
+                    Some(pos) => expected_code(pos, rules, table.metric(), &lookup),
                 };
                 if pos.is_some() {
                     report.checked += 1;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use jungle_rules::{Animal, Piece, Position, Rules, Setup, Side, Square};
-use jungle_tb::{Material, Table, Wdl, generate};
+use jungle_tb::{Material, Metric, Table, Wdl, generate};
 
 fn csv_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/leiden-2piece.csv.zst")
@@ -34,7 +34,7 @@ fn two_piece_tables_match_every_row_of_the_leiden_tablebase() {
     let rules: Rules = "leiden".parse().unwrap();
     let mut tables: HashMap<Material, Arc<Table>> = HashMap::new();
     for material in Material::all_with(2, &rules) {
-        let table = generate(material, &rules, &HashMap::new(), &|_| {}).unwrap();
+        let table = generate(material, &rules, &HashMap::new(), Metric::End, &|_| {}).unwrap();
         tables.insert(material, Arc::new(table));
     }
 

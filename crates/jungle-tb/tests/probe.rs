@@ -18,6 +18,7 @@ fn build_dir(name: &str, keys: &[&str], rules: &Rules) -> PathBuf {
         materials: keys.iter().map(|k| k.parse().unwrap()).collect(),
         memory_limit: 1 << 30,
         threads: 1,
+        dtz: false,
     };
     let reports = build(rules, &options, &|_| {}).unwrap();
     assert!(reports.iter().all(|r| !r.kept));

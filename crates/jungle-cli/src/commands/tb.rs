@@ -1,10 +1,13 @@
 //! `jungle tb`: endgame tablebases.
 //!
-//! - `jungle tb generate --pieces N [--rules STRING] [--material KEY…] --out DIR [--threads N] [--memory-mb M]`
+//! - `jungle tb generate --pieces N [--rules STRING] [--material KEY…] --out DIR [--threads N] [--memory-mb M]
+//!   [--dtz]` (`--dtz`: also the tables of distances to the next capture, `KEY.jtz`)
 //! - `jungle tb probe --dir DIR --fen FEN [--rules STRING]`: first line `wdl win|draw|loss` (side to move),
-//!   second `plies N` (`plies -` for a draw), then every legal move with its value for the mover, best first.
+//!   second `plies N` (`plies -` for a draw), `dtz N` (plies to the next capture or the end; `dtz -`) when the
+//!   directory has that table, then every legal move with its value for the mover, best first.
 //! - `jungle tb stats DIR`: per material positions, wins/draws/losses and the longest win with its position.
-//! - `jungle tb verify DIR`: checks every stored value against its successors (exit 1 on a mismatch).
+//! - `jungle tb verify DIR`: checks every stored value against its successors, in both kinds of table (exit 1
+//!   on a mismatch).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -14,8 +17,8 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use jungle_rules::{Position, Rules};
 use jungle_tb::{
-    BuildEvent, BuildOptions, Material, MaterialReport, Stage, Tablebases, TbError, WdlCounts,
-    file, report_for, verify_table,
+    BuildEvent, BuildOptions, Material, MaterialReport, Metric, Stage, Tablebases, TbError,
+    WdlCounts, file, report_for, verify_table,
 };
 
 use crate::input::{bad_input, parse_rules};
@@ -59,6 +62,10 @@ struct GenerateArgs {
     /// The most working memory for one material, in MB.
     #[arg(long, default_value_t = 12_000)]
     memory_mb: u64,
+    /// Also make the tables of distances to the next capture (KEY.jtz), which the engine needs to play
+    /// endings under the quiet-ply rule.
+    #[arg(long)]
+    dtz: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -125,6 +132,7 @@ fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
         materials,
         memory_limit: args.memory_mb << 20,
         threads: args.threads,
+        dtz: args.dtz,
     };
     let bar = ProgressBar::new(0);
     bar.set_style(
@@ -172,8 +180,15 @@ fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn report_line(r: &MaterialReport, cpu: Option<f64>) -> String {
+    let (table, longest) = match r.metric {
+        Metric::End => (r.material.to_string(), "longest win"),
+        Metric::Zeroing => (
+            format!("{} dtz", r.material),
+            "longest win before a capture",
+        ),
+    };
     let longest = match (r.stats.longest_win, &r.longest_win_fen) {
-        (Some((n, _)), Some(fen)) => format!("longest win {n} plies ({fen})"),
+        (Some((n, _)), Some(fen)) => format!("{longest} {n} plies ({fen})"),
         _ => "no wins".to_string(),
     };
     let how = if r.kept {
@@ -187,18 +202,23 @@ fn report_line(r: &MaterialReport, cpu: Option<f64>) -> String {
         )
     };
     format!(
-        "{} positions {} wins {} draws {} losses {} file {} bytes, {how}; {longest}",
-        r.material, r.stats.positions, r.stats.wins, r.stats.draws, r.stats.losses, r.file_bytes
+        "{table} positions {} wins {} draws {} losses {} file {} bytes, {how}; {longest}",
+        r.stats.positions, r.stats.wins, r.stats.draws, r.stats.losses, r.file_bytes
     )
 }
 
 fn print_totals(reports: &[MaterialReport], seconds: f64) -> anyhow::Result<()> {
-    let positions: u64 = reports.iter().map(|r| r.stats.positions).sum();
+    let materials = reports.iter().filter(|r| r.metric == Metric::End).count();
+    let positions: u64 = reports
+        .iter()
+        .filter(|r| r.metric == Metric::End)
+        .map(|r| r.stats.positions)
+        .sum();
     let bytes: u64 = reports.iter().map(|r| r.file_bytes).sum();
     let working = reports.iter().map(|r| r.working_bytes).max().unwrap_or(0);
     say!(
         "total {} materials, {positions} positions, {bytes} bytes on disk, {seconds:.1} s ({} CPU), largest working set {:.1} MB, peak resident memory {}",
-        reports.len(),
+        materials,
         cpu_seconds().map_or("unknown".to_string(), |c| format!("{c:.1} s")),
         working as f64 / 1048576.0,
         peak_memory().unwrap_or_else(|| "unknown".to_string())
@@ -254,6 +274,14 @@ fn probe(args: ProbeArgs) -> anyhow::Result<ExitCode> {
         Some(n) => say!("plies {n}"),
         None => say!("plies -"),
     }
+    if !tables.zeroing_materials().is_empty()
+        && let Some(zeroing) = tables.probe_zeroing(&pos)
+    {
+        match zeroing.plies {
+            Some(n) => say!("dtz {n}"),
+            None => say!("dtz -"),
+        }
+    }
     for (m, v) in moves.unwrap_or_default() {
         say!("{m} {v}");
     }
@@ -272,7 +300,8 @@ fn stats(dir: &Path) -> anyhow::Result<ExitCode> {
     let mut total = 0u64;
     for material in tables.materials() {
         let table = tables.load(material).map_err(classify)?;
-        let size = std::fs::metadata(file::table_path(dir, material)).map_or(0, |m| m.len());
+        let size =
+            std::fs::metadata(file::table_path(dir, material, Metric::End)).map_or(0, |m| m.len());
         let report = report_for(&table, 0.0, size, 0, true);
         // One table in memory at a time: a directory of 4-piece tables is over 13 GB unpacked.
         drop(table);
@@ -311,6 +340,7 @@ fn verify(dir: &Path) -> anyhow::Result<ExitCode> {
     let (rules, mut tables) = open_dir(dir)?;
     let mut failed = 0;
     let materials = tables.materials();
+    let mut checked = materials.len();
     let mut pieces = 0;
     for &material in &materials {
         // Materials come fewest pieces first, and a table's successors have one piece fewer: on reaching a
@@ -344,10 +374,28 @@ fn verify(dir: &Path) -> anyhow::Result<ExitCode> {
             }
         }
         drop(table);
+        if let Some(zeroing) = tables.zeroing_table(material) {
+            let report = verify_table(&zeroing, &rules, &|m| tables.table(m), &|_, _| {})
+                .map_err(classify)?;
+            checked += 1;
+            if report.mismatches == 0 {
+                say!("{material} dtz ok {} positions", report.checked);
+            } else {
+                failed += 1;
+                say!(
+                    "{material} dtz FAILED {} of {} positions",
+                    report.mismatches,
+                    report.checked
+                );
+                for example in &report.examples {
+                    say!("  {example}");
+                }
+            }
+        }
         tables.release(material);
     }
     if failed == 0 {
-        say!("verified {} tables", tables.materials().len());
+        say!("verified {checked} tables");
         Ok(ExitCode::SUCCESS)
     } else {
         say!("{failed} tables FAILED");

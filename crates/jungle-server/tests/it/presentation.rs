@@ -420,3 +420,89 @@ async fn premoves_sounds_the_tab_title_and_a_steppable_move_list() {
     chrome.close().await;
     server.kill().await;
 }
+
+/// Every marked text of the page is filled from the dictionary (none empty, none a bare key).
+async fn untranslated(page: &Page) -> Vec<String> {
+    eval(
+        page,
+        "[...document.querySelectorAll('[data-i18n]')].map((el) => el.dataset.i18n + '=' + el.textContent) \
+           .filter((pair) => { const text = pair.split('=')[1]; return !text.trim() || /^[a-z]+\\.[a-zA-Z0-9]+$/.test(text); })",
+    )
+    .await
+}
+
+async fn switch_language(page: &Page, code: &str) {
+    page.evaluate(format!(
+        "const s = document.getElementById('lang'); s.value = '{code}'; s.dispatchEvent(new Event('change'));"
+    ))
+    .await
+    .unwrap();
+    wait_until(
+        page,
+        &format!("document.readyState === 'complete' && document.getElementById('lang') && document.getElementById('lang').value === '{code}' && document.documentElement.lang.startsWith('{code}')"),
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_speak_english_and_chinese_and_remember_the_choice() {
+    let server = start(temp_dir("e2e-i18n").join("games.db")).await;
+    let chrome = Chrome::launch("i18n", 1200, 900).await;
+    let page = chrome.person(&format!("http://{}/", server.addr)).await;
+    wait_until(&page, "document.getElementById('lang')").await;
+    let text = |id: &str| format!("document.getElementById('{id}').textContent");
+    assert_eq!(
+        eval::<String>(&page, &text("play-engine")).await,
+        "Play the engine"
+    );
+    assert!(untranslated(&page).await.is_empty());
+
+    switch_language(&page, "zh").await;
+    wait_until(
+        &page,
+        "document.getElementById('play-engine').textContent === '與電腦對弈'",
+    )
+    .await;
+    assert!(
+        untranslated(&page).await.is_empty(),
+        "{:?}",
+        untranslated(&page).await
+    );
+    assert!(
+        eval::<String>(&page, "document.querySelector('.how-to').textContent")
+            .await
+            .contains("獸穴")
+    );
+
+    // The game page in Chinese: status, buttons, piece names on the board.
+    play_the_engine(&page, "0+0").await;
+    wait_until(&page, "document.body.dataset.myturn === 'true'").await;
+    assert!(
+        untranslated(&page).await.is_empty(),
+        "{:?}",
+        untranslated(&page).await
+    );
+    assert_eq!(eval::<String>(&page, &text("status")).await, "輪到你了。");
+    assert_eq!(eval::<String>(&page, &text("resign")).await, "⚑ 認輸");
+    let name: String = eval(
+        &page,
+        "document.querySelector(\"[data-square='a3']\").getAttribute('aria-label')",
+    )
+    .await;
+    assert!(name.starts_with("藍方象"), "{name}");
+
+    // Back to English on the game page: remembered by the next page too.
+    switch_language(&page, "en").await;
+    wait_until(&page, "window.jungle && window.jungle.state && document.getElementById('status').textContent === 'Your turn.'").await;
+    assert_eq!(eval::<String>(&page, &text("resign")).await, "⚑ Resign");
+    let replay: String = eval(&page, "location.href.replace('/game/', '/replay/')").await;
+    page.goto(replay.as_str()).await.unwrap();
+    wait_until(&page, "document.getElementById('analyse') && document.getElementById('analyse').textContent === 'Analyse this position'").await;
+    assert!(
+        untranslated(&page).await.is_empty(),
+        "{:?}",
+        untranslated(&page).await
+    );
+    chrome.close().await;
+    server.kill().await;
+}

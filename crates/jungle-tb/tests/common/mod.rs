@@ -7,14 +7,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use jungle_rules::{Position, Rules};
-use jungle_tb::{Material, Probe, Table, generate, plan};
+use jungle_tb::{Material, Metric, Probe, Table, generate, plan};
 
 /// The tables of `keys` and every smaller material they need, generated in memory.
 pub fn tables_for(keys: &[&str], rules: &Rules) -> HashMap<Material, Arc<Table>> {
     let targets: Vec<Material> = keys.iter().map(|k| k.parse().unwrap()).collect();
     let mut tables = HashMap::new();
     for material in plan(&targets) {
-        let table = generate(material, rules, &tables, &|_| {}).unwrap();
+        let table = generate(material, rules, &tables, Metric::End, &|_| {}).unwrap();
         tables.insert(material, Arc::new(table));
     }
     tables
