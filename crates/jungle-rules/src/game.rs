@@ -23,6 +23,8 @@ pub enum GameError {
     Illegal(#[from] IllegalMoveError),
     #[error(transparent)]
     Parse(#[from] ParseMoveError),
+    #[error(transparent)]
+    Notation(#[from] crate::NotationError),
 }
 
 impl Game {
@@ -118,12 +120,14 @@ impl Game {
     /// Reads move text (syntax, then legality here) and plays it.
     ///
     /// # Errors
-    /// As [`Game::play`], or [`GameError::Parse`] for text that is not a move.
+    /// As [`Game::play`], or [`GameError::Parse`] for text that is not a move, [`GameError::Notation`] for
+    /// animal-notation text (`Ea3-a4`) that does not match the board.
     pub fn play_text(&mut self, text: &str) -> Result<Move, GameError> {
         if let Some(outcome) = self.outcome() {
             return Err(GameError::Over(outcome));
         }
-        let m: Move = text.trim().parse()?;
+        let written: crate::WrittenMove = text.trim().parse()?;
+        let m = written.resolve(self.position())?;
         self.play(m)?;
         Ok(m)
     }

@@ -35,7 +35,9 @@ impl fmt::Display for Move {
 /// Move text that is not two square names (the first, syntactic stage of reading a move).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseMoveError {
-    #[error("move \"{text}\" should be two squares like a3a4")]
+    #[error(
+        "move \"{text}\" should be two squares like a3a4 (or the animal and the squares, like Ea3-a4)"
+    )]
     Shape { text: String },
     #[error(
         "move \"{text}\": {which} square \"{square}\" is not on the board (files a-g, ranks 1-9)"
@@ -85,16 +87,21 @@ pub enum MoveError {
     #[error(transparent)]
     Parse(#[from] ParseMoveError),
     #[error(transparent)]
+    Notation(#[from] crate::NotationError),
+    #[error(transparent)]
     Illegal(#[from] crate::IllegalMoveError),
 }
 
 impl crate::Position {
-    /// Reads move text in two stages: syntax, then legality in this position.
+    /// Reads move text in either notation (`a3a4`, `Ea3-a4`) in stages: syntax, the animal written, then
+    /// legality in this position.
     ///
     /// # Errors
-    /// [`MoveError::Parse`] for text that is not a move, [`MoveError::Illegal`] for a move not legal here.
+    /// [`MoveError::Parse`] for text that is not a move, [`MoveError::Notation`] for an animal or capture mark
+    /// that does not match the board, [`MoveError::Illegal`] for a move not legal here.
     pub fn parse_move(&self, rules: &crate::Rules, text: &str) -> Result<Move, MoveError> {
-        let m: Move = text.trim().parse()?;
+        let written: crate::WrittenMove = text.trim().parse()?;
+        let m = written.resolve(self)?;
         self.check_move(rules, m)?;
         Ok(m)
     }

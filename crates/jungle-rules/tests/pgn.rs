@@ -5,7 +5,8 @@ mod common;
 
 use jungle_rules::pgn::{DERIVED_TAGS, PgnGame};
 use jungle_rules::{
-    Game, Outcome, PgnErrorKind, Position, Rules, Side, TagError, Termination, read_games,
+    Game, Notation, NotationError, Outcome, PgnErrorKind, Position, Rules, Side, TagError,
+    Termination, read_games,
 };
 use proptest::prelude::*;
 
@@ -51,6 +52,58 @@ fn writes_the_tags_and_numbers_moves_as_chess_pgn() {
         Some(Outcome::win(Side::Red, Termination::TimeForfeit))
     );
     assert_eq!(back.to_string(), text);
+}
+
+#[test]
+fn moves_can_be_written_and_read_with_the_animal() {
+    // Blue's Rat walks up the g file and takes Red's Elephant on g7 (a capture, written with x).
+    let mut record = PgnGame::new(game("", None, "g3g4 a7a6 g4g5 a6a5 g5g6 a5a4 g6g7"));
+    record.notation = Notation::Animal;
+    let text = record.to_string();
+    assert!(
+        text.contains("\n\n1. Rg3-g4 Ra7-a6 2. Rg4-g5 Ra6-a5 3. Rg5-g6 Ra5-a4 4. Rg6xg7 *"),
+        "{text}"
+    );
+    let back: PgnGame = text.parse().unwrap();
+    assert_eq!(back.notation, Notation::Animal);
+    assert_eq!(back.game.moves(), record.game.moves());
+    assert_eq!(back.to_string(), text);
+    // The coordinate export of the same game reads back to the same moves, and both forms mix.
+    record.notation = Notation::Coordinates;
+    let coordinates: PgnGame = record.to_string().parse().unwrap();
+    assert_eq!(coordinates.notation, Notation::Coordinates);
+    assert_eq!(coordinates.game.moves(), record.game.moves());
+    let mixed: PgnGame = "1. g3g4 Ra7-a6 2. Rg4-g5 *".parse().unwrap();
+    assert_eq!(mixed.game.moves().len(), 3);
+}
+
+#[test]
+fn animal_text_that_does_not_match_the_board_is_an_error() {
+    let e = error("1. Ta3-a4 *");
+    assert!(
+        matches!(&e.kind, PgnErrorKind::Notation { number, source: NotationError::WrongAnimal { .. } } if number == "1."),
+        "{e}"
+    );
+    assert!(
+        e.to_string().contains("the animal on a3 is the Elephant"),
+        "{e}"
+    );
+    let e = error("1. Ea3xa4 *");
+    assert!(
+        matches!(
+            &e.kind,
+            PgnErrorKind::Notation {
+                source: NotationError::CaptureMark { .. },
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let e = error("1. Ea3-a4 Ea7-a6 *");
+    assert!(
+        matches!(&e.kind, PgnErrorKind::Notation { number, .. } if number == "1..."),
+        "{e}"
+    );
 }
 
 #[test]
@@ -375,8 +428,12 @@ proptest! {
         choices in prop::collection::vec(any::<u32>(), 0..250),
         tags in tags(),
         ending in prop::option::of((any::<u8>(), any::<usize>())),
+        animal in any::<bool>(),
     ) {
-        let record = random_record(set, &start_choices, &choices, &tags, ending);
+        let mut record = random_record(set, &start_choices, &choices, &tags, ending);
+        if animal {
+            record.notation = Notation::Animal;
+        }
         let text = record.to_string();
         let back: PgnGame = text.parse().map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         prop_assert_eq!(back.game.rules(), record.game.rules());

@@ -3,7 +3,8 @@
 //!
 //! Starts a server on a throwaway database, plays a few engine moves into a timed friend game, and
 //! photographs the home page, that game in progress (desktop and phone sizes) and its replay page with the
-//! engine's analysis.
+//! engine's analysis, in English and in Chinese (`-zh`; Chinese text needs a CJK font such as
+//! `fonts-wqy-zenhei` or `fonts-noto-cjk`).
 
 #[path = "../tests/it/support/browser.rs"]
 mod browser;
@@ -14,6 +15,14 @@ use browser::{Chrome, click, wait_until};
 use chromiumoxide::page::ScreenshotParams;
 use jungle_rules::Side;
 use jungle_server::{Config, NewGame, Server};
+
+/// Shows a page in a language (remembered as the page's switch does) and loads it again.
+async fn speak(page: &chromiumoxide::Page, lang: &str) {
+    page.evaluate(format!("localStorage.setItem('jungle-lang', '{lang}')"))
+        .await
+        .expect("the language is stored");
+    page.reload().await.expect("the page reloads");
+}
 
 async fn shoot(page: &chromiumoxide::Page, path: &std::path::Path) {
     page.evaluate("window.scrollTo(0, 0)")
@@ -79,8 +88,6 @@ async fn main() {
     let chrome = Chrome::launch("screenshots", 1280, 860).await;
     let home = chrome.person(&format!("http://{addr}/")).await;
     wait_until(&home, "document.querySelectorAll('#live li a').length >= 2").await;
-    shoot(&home, &out.join("home.png")).await;
-
     let game_url = format!("http://{addr}/game/{}", room.id);
     let player = chrome.person(&game_url).await;
     // The free seat is taken with the Join button, as a person does.
@@ -91,30 +98,44 @@ async fn main() {
         "window.jungle && window.jungle.state && window.jungle.seat === 'blue'",
     )
     .await;
-    wait_until(&player, "document.querySelector('[data-movable]')").await;
-    // Show a selected piece with its legal targets.
-    let from: String = browser::eval(
-        &player,
-        "document.querySelector('[data-movable]').dataset.square",
-    )
-    .await;
-    click(&player, &format!("[data-square='{from}']")).await;
-    wait_until(&player, "document.querySelector('[data-target]')").await;
-    shoot(&player, &out.join("game.png")).await;
-
     let replay = chrome
         .person(&format!("http://{addr}/replay/{}", room.id))
         .await;
-    wait_until(&replay, "window.jungle && window.jungle.game").await;
-    click(&replay, "#prev").await;
-    click(&replay, "#analyse").await;
-    wait_until(&replay, "!document.getElementById('analysis').hidden").await;
-    shoot(&replay, &out.join("replay.png")).await;
-
     let phone = Chrome::launch("screenshots-phone", 390, 844).await;
     let small = phone.person(&game_url).await;
-    wait_until(&small, "window.jungle && window.jungle.state").await;
-    shoot(&small, &out.join("game-phone.png")).await;
+
+    for (lang, suffix) in [("en", ""), ("zh", "-zh")] {
+        speak(&home, lang).await;
+        wait_until(&home, "document.querySelectorAll('#live li a').length >= 2").await;
+        shoot(&home, &out.join(format!("home{suffix}.png"))).await;
+
+        speak(&player, lang).await;
+        wait_until(
+            &player,
+            "window.jungle && window.jungle.seat === 'blue' && document.querySelector('[data-movable]')",
+        )
+        .await;
+        // Show a selected piece with its legal targets.
+        let from: String = browser::eval(
+            &player,
+            "document.querySelector('[data-movable]').dataset.square",
+        )
+        .await;
+        click(&player, &format!("[data-square='{from}']")).await;
+        wait_until(&player, "document.querySelector('[data-target]')").await;
+        shoot(&player, &out.join(format!("game{suffix}.png"))).await;
+
+        speak(&replay, lang).await;
+        wait_until(&replay, "window.jungle && window.jungle.game").await;
+        click(&replay, "#prev").await;
+        click(&replay, "#analyse").await;
+        wait_until(&replay, "!document.getElementById('analysis').hidden").await;
+        shoot(&replay, &out.join(format!("replay{suffix}.png"))).await;
+
+        speak(&small, lang).await;
+        wait_until(&small, "window.jungle && window.jungle.state").await;
+        shoot(&small, &out.join(format!("game-phone{suffix}.png"))).await;
+    }
 
     phone.close().await;
     chrome.close().await;

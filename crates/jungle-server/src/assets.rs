@@ -11,6 +11,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("home.html", HTML, include_bytes!("../static/home.html")),
     ("game.html", HTML, include_bytes!("../static/game.html")),
     ("replay.html", HTML, include_bytes!("../static/replay.html")),
+    ("editor.html", HTML, include_bytes!("../static/editor.html")),
     (
         "not_found.html",
         HTML,
@@ -26,6 +27,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
         "text/css; charset=utf-8",
         include_bytes!("../static/style.css"),
     ),
+    (
+        "analysis.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../static/analysis.css"),
+    ),
     ("board.js", JS, include_bytes!("../static/board.js")),
     ("i18n.js", JS, include_bytes!("../static/i18n.js")),
     ("sound.js", JS, include_bytes!("../static/sound.js")),
@@ -40,6 +46,9 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("game.js", JS, include_bytes!("../static/game.js")),
     ("replay.js", JS, include_bytes!("../static/replay.js")),
     ("follow.js", JS, include_bytes!("../static/follow.js")),
+    ("analysis.js", JS, include_bytes!("../static/analysis.js")),
+    ("graph.js", JS, include_bytes!("../static/graph.js")),
+    ("editor.js", JS, include_bytes!("../static/editor.js")),
     (
         "favicon.svg",
         "image/svg+xml",

@@ -63,7 +63,7 @@ impl EnginePool {
 
     /// Runs blocking engine work expected to take `duration` once its turn comes; returns its result and
     /// when it started.
-    async fn run<T: Send + 'static>(
+    pub(crate) async fn run<T: Send + 'static>(
         &self,
         duration: Duration,
         work: impl FnOnce() -> T + Send + 'static,

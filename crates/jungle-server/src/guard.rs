@@ -54,9 +54,13 @@ fn retry_later(status: StatusCode, message: &str, after: Duration) -> Response {
 /// What a request costs against the rate limits, by method and path.
 fn action_of(method: &Method, path: &str) -> Action {
     match (method, path) {
+        // A rematch makes a game too.
         (&Method::POST, "/api/games") => Action::Create,
+        (&Method::POST, p) if p.ends_with("/rematch") => Action::Create,
         (&Method::POST, "/api/import") => Action::Import,
-        (&Method::GET, p) if p.ends_with("/analysis") => Action::Analyse,
+        (&Method::GET, p) if p.ends_with("/analysis") || p.ends_with("/evaluations") => {
+            Action::Analyse
+        }
         _ => Action::Request,
     }
 }
@@ -123,4 +127,23 @@ async fn json_errors(response: Response) -> Response {
         message = status.canonical_reason().unwrap_or("error").to_lowercase();
     }
     json_error(status, &message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_games_and_rematches_count_as_creations() {
+        assert_eq!(action_of(&Method::POST, "/api/games"), Action::Create);
+        assert_eq!(
+            action_of(&Method::POST, "/api/games/abc/rematch"),
+            Action::Create
+        );
+        assert_eq!(
+            action_of(&Method::POST, "/api/games/abc/join"),
+            Action::Request
+        );
+        assert_eq!(action_of(&Method::GET, "/api/games"), Action::Request);
+    }
 }

@@ -51,8 +51,16 @@ pub fn router(state: AppState, assets: Assets) -> Router {
         .route("/api/games", get(list_games).post(create_game))
         .route("/api/games/{id}", get(game_json))
         .route("/api/games/{id}/join", axum::routing::post(join_game))
+        .route("/api/games/{id}/rematch", axum::routing::post(rematch_game))
         .route("/api/games/{id}/pgn", get(game_pgn))
         .route("/api/games/{id}/analysis", get(analysis))
+        .route(
+            "/api/games/{id}/evaluations",
+            get(crate::analysis::evaluations),
+        )
+        .route("/ws/analysis", get(crate::analysis::socket))
+        .route("/editor", get(crate::editor::editor_page))
+        .route("/api/position", get(crate::editor::check_position))
         .route("/api/import", axum::routing::post(import_pgn))
         .route("/ws/{id}", get(websocket))
         .fallback(not_found)
@@ -106,7 +114,7 @@ async fn security_headers(mut response: Response) -> Response {
 
 /// An API error: a status and a one-line message as `{"error": ...}`.
 #[derive(Debug)]
-pub struct ApiError(StatusCode, String);
+pub struct ApiError(pub(crate) StatusCode, pub(crate) String);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -137,7 +145,7 @@ fn no_game(id: &str) -> ApiError {
     )
 }
 
-fn find_room(hub: &Hub, id: &str) -> Result<Arc<Room>, ApiError> {
+pub(crate) fn find_room(hub: &Hub, id: &str) -> Result<Arc<Room>, ApiError> {
     hub.room(id)?.ok_or_else(|| no_game(id))
 }
 
@@ -170,9 +178,9 @@ fn set_cookie(id: &str, token: &str) -> (header::HeaderName, HeaderValue) {
 }
 
 /// The front end, shared by the handlers below.
-type Files = Extension<Arc<Assets>>;
+pub(crate) type Files = Extension<Arc<Assets>>;
 
-fn page(assets: &Assets, status: StatusCode, name: &str) -> Response {
+pub(crate) fn page(assets: &Assets, status: StatusCode, name: &str) -> Response {
     (status, Html(assets.page(name))).into_response()
 }
 
@@ -297,6 +305,36 @@ async fn create_game(
         .into_response())
 }
 
+/// The rematch of a finished game for a player of it (the seat cookie): `{"id","url","seat"}` and the seat
+/// cookie of the new game, made by the first player to ask. Only from the server's own pages.
+async fn rematch_game(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    Client(client): Client,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if !origin_allowed(&headers, hub.public_origin.as_deref()) {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "cross-site rematch refused".into(),
+        ));
+    }
+    let room = find_room(&hub, &id)?;
+    let Some(seat) = room.seat_of(seat_token(&headers, &id).as_deref()) else {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "only the players of a game may ask for its rematch".into(),
+        ));
+    };
+    let (new_id, new_seat, token) = hub.rematch(&room, seat, client)?;
+    let url = format!("/game/{new_id}");
+    Ok((
+        [set_cookie(&new_id, &token)],
+        Json(json!({ "id": new_id, "url": url, "seat": side_name(new_seat) })),
+    )
+        .into_response())
+}
+
 /// A game's full record: the live state plus every position, for the replay page.
 #[derive(serde::Serialize)]
 struct GameRecordReply {
@@ -322,16 +360,33 @@ async fn game_json(
     Ok(Json(GameRecordReply { state, fens }))
 }
 
-/// The PGN of a game, as a download.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum PgnNotation {
+    Coordinates,
+    Animal,
+}
+
+#[derive(Debug, Deserialize)]
+struct PgnQuery {
+    notation: Option<PgnNotation>,
+}
+
+/// The PGN of a game, as a download; `?notation=animal` writes the moves with their animals (`Ea3-a4`).
 async fn game_pgn(
     State(hub): State<AppState>,
     Path(id): Path<String>,
+    query: Result<Query<PgnQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
+    let Query(query) = query.map_err(|e| ApiError(e.status(), e.body_text()))?;
     let room = find_room(&hub, &id)?;
     let record = hub.store.game(&id).map_err(HubError::from)?;
     let text = {
         let state = room.lock();
         let mut pgn = PgnGame::new(state.game.clone());
+        if let Some(PgnNotation::Animal) = query.notation {
+            pgn.notation = jungle_rules::Notation::Animal;
+        }
         let pgn_name = |side| pgn_player_name(&state, side).unwrap_or_else(|| "?".to_string());
         let date = record.map(|r| pgn_date(r.created_at)).unwrap_or_default();
         let tags = [
@@ -469,16 +524,7 @@ async fn websocket(
         ));
     }
     let room = find_room(&hub, &id)?;
-    let place = hub
-        .connections
-        .open(client.unwrap_or(std::net::IpAddr::from([0, 0, 0, 0])))
-        .map_err(|refused| {
-            let status = match refused {
-                ConnectionRefused::Full => StatusCode::SERVICE_UNAVAILABLE,
-                ConnectionRefused::TooManyFromClient => StatusCode::TOO_MANY_REQUESTS,
-            };
-            ApiError(status, refused.to_string())
-        })?;
+    let place = open_connection(&hub, client)?;
     let seat = room.seat_of(seat_token(&headers, &id).as_deref());
     Ok(upgrade
         .max_message_size(MAX_WS_FRAME)
@@ -504,11 +550,27 @@ async fn websocket(
         }))
 }
 
+/// Counts a new websocket against the connection limits (total and per client).
+pub(crate) fn open_connection(
+    hub: &Hub,
+    client: Option<std::net::IpAddr>,
+) -> Result<crate::connections::ConnectionPlace, ApiError> {
+    hub.connections
+        .open(client.unwrap_or(std::net::IpAddr::from([0, 0, 0, 0])))
+        .map_err(|refused| {
+            let status = match refused {
+                ConnectionRefused::Full => StatusCode::SERVICE_UNAVAILABLE,
+                ConnectionRefused::TooManyFromClient => StatusCode::TOO_MANY_REQUESTS,
+            };
+            ApiError(status, refused.to_string())
+        })
+}
+
 /// A browser always sends `Origin`; it must name this server, so a page elsewhere cannot act with our
 /// cookies. With a configured public origin, only that origin. Without one, the origin must name the `Host`
 /// the request was sent to, and that must be `localhost` or an IP address: a DNS-rebinding page has a domain
 /// name of its own as both its origin and the `Host`, so it is refused.
-fn origin_allowed(headers: &HeaderMap, public_origin: Option<&str>) -> bool {
+pub(crate) fn origin_allowed(headers: &HeaderMap, public_origin: Option<&str>) -> bool {
     let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
         return true; // not a browser
     };

@@ -14,8 +14,11 @@ use crate::clock::Clock;
 use crate::connections::Connections;
 use crate::engine::EnginePool;
 use crate::limits::Limits;
+use crate::presence::Presence;
 use crate::rate::RateLimits;
-use crate::room::{ABORTED, Mode, OPENING_PLIES, Room, RoomState, engine_turn, parse_side};
+use crate::room::{
+    ABORTED, Mode, OPENING_PLIES, Rematch, Room, RoomState, engine_turn, parse_side,
+};
 use crate::store::{GameRecord, MoveRecord, Store, StoreError, now_ms};
 use crate::{side_from_name, side_name};
 
@@ -281,33 +284,122 @@ impl Hub {
             Mode::Engine { level, side } => (Some(level), Some(side_name(side).to_string())),
             _ => (None, None),
         };
-        let record = GameRecord {
-            id: new_game_id(),
-            created_at: now_ms(),
-            mode: mode.name().to_string(),
-            rules: rules.to_string(),
-            start_fen: jungle_rules::fen::to_fen(&start),
-            engine_level,
-            engine_side,
-            blue_token: tokens.blue.clone(),
-            red_token: tokens.red.clone(),
-            blue_name: None,
-            red_name: None,
-            clock_initial_ms: initial_ms,
-            clock_increment_ms: initial_ms.map(|_| u64::from(increment) * 1000),
-            result: None,
-            winner: None,
-            termination: None,
-        };
+        let room = self.open(
+            GameRecord {
+                id: new_game_id(),
+                created_at: now_ms(),
+                mode: mode.name().to_string(),
+                rules: rules.to_string(),
+                start_fen: jungle_rules::fen::to_fen(&start),
+                engine_level,
+                engine_side,
+                blue_token: tokens.blue.clone(),
+                red_token: tokens.red.clone(),
+                blue_name: None,
+                red_name: None,
+                clock_initial_ms: initial_ms,
+                clock_increment_ms: initial_ms.map(|_| u64::from(increment) * 1000),
+                result: None,
+                winner: None,
+                termination: None,
+            },
+            client,
+        )?;
+        Ok((room, side, token))
+    }
+
+    /// Stores a new game and opens its room.
+    fn open(
+        self: &Arc<Self>,
+        record: GameRecord,
+        client: Option<IpAddr>,
+    ) -> Result<Arc<Room>, HubError> {
         self.store.insert_game(&record)?;
         let room = Arc::new(Room::owned(
             record.id.clone(),
-            room_state(&record, &[])?,
+            room_state(&record, &[], self.limits.claim_after)?,
             client,
         ));
         self.rooms().insert(record.id.clone(), room.clone());
         self.after_change(&room);
-        Ok((room, side, token))
+        Ok(room)
+    }
+
+    /// A rematch of a finished game for the player in `seat`: the same rules, start and clock, with the
+    /// colours swapped. The first player to ask creates it, with a seat kept for the other player (who gets
+    /// it by asking too); a game has one rematch. Returns the new game's id, the player's seat in it and its
+    /// token.
+    ///
+    /// # Errors
+    /// [`HubError::BadRequest`] while the game goes on or for an imported game; engine capacity as for a new
+    /// game.
+    pub fn rematch(
+        self: &Arc<Self>,
+        room: &Room,
+        seat: Side,
+        client: Option<IpAddr>,
+    ) -> Result<(String, Side, String), HubError> {
+        // One rematch at a time per room: two players asking at once get the same game.
+        let _creating = room.rematch_lock();
+        let (finished, mode, existing) = {
+            let state = room.lock();
+            (state.is_finished(), state.mode, state.rematch.clone())
+        };
+        let new_seat = seat.opponent();
+        let reserved = |rematch: &Rematch| rematch.tokens.get(new_seat).clone();
+        if let Some(rematch) = existing {
+            let token =
+                reserved(&rematch).ok_or_else(|| bad("this seat has no place in the rematch"))?;
+            return Ok((rematch.id, new_seat, token));
+        }
+        if !finished || mode == Mode::Import {
+            return Err(bad("a rematch is for a game played here and over"));
+        }
+        if matches!(mode, Mode::Engine { .. }) {
+            self.check_engine_capacity(client)?;
+        }
+        let old = self
+            .store
+            .game(&room.id)?
+            .ok_or_else(|| bad("the game is gone"))?;
+        // Each person's seat is kept for them, on the other side.
+        let tokens = BySide::new(
+            old.red_token.as_ref().map(|_| new_token()),
+            old.blue_token.as_ref().map(|_| new_token()),
+        );
+        let flipped = |side: &Option<String>| {
+            side.as_deref()
+                .and_then(side_from_name)
+                .map(|s| side_name(s.opponent()).to_string())
+        };
+        let record = GameRecord {
+            id: new_game_id(),
+            created_at: now_ms(),
+            engine_side: flipped(&old.engine_side),
+            blue_token: tokens.blue.clone(),
+            red_token: tokens.red.clone(),
+            blue_name: old.red_name.clone(),
+            red_name: old.blue_name.clone(),
+            result: None,
+            winner: None,
+            termination: None,
+            ..old
+        };
+        let new = self.open(record, client)?;
+        let rematch = Rematch {
+            id: new.id.clone(),
+            tokens,
+        };
+        let token =
+            reserved(&rematch).ok_or_else(|| bad("this seat has no place in the rematch"))?;
+        {
+            let mut state = room.lock();
+            state.rematch = Some(rematch);
+            state.generation += 1;
+        }
+        // Tell the other player.
+        room.notify();
+        Ok((new.id.clone(), new_seat, token))
     }
 
     /// Refuses a new engine game when `client` has as many as allowed, or the engine's line is full.
@@ -398,7 +490,7 @@ impl Hub {
             return Ok(None);
         };
         let moves = self.store.moves(id)?;
-        let mut state = room_state(&record, &moves)?;
+        let mut state = room_state(&record, &moves, self.limits.claim_after)?;
         // A game whose last move ended it but whose ending was not written yet (the process died between
         // the two writes): write it now, so it leaves the live list.
         if let (Some(outcome), None) = (state.game.outcome(), &record.result) {
@@ -536,7 +628,12 @@ impl Hub {
 }
 
 /// Rebuilds a room from its stored record and moves.
-fn room_state(record: &GameRecord, moves: &[MoveRecord]) -> Result<RoomState, HubError> {
+/// `claim_after`: the wait before a player may claim a game their opponent left (see [`Limits`]).
+fn room_state(
+    record: &GameRecord,
+    moves: &[MoveRecord],
+    claim_after: Duration,
+) -> Result<RoomState, HubError> {
     let damaged = |reason: String| HubError::Damaged {
         id: record.id.clone(),
         reason,
@@ -607,6 +704,9 @@ fn room_state(record: &GameRecord, moves: &[MoveRecord]) -> Result<RoomState, Hu
         aborted,
         // Downtime is not held against anyone: the wait starts again when the game is loaded.
         waiting_since: Instant::now(),
+        presence: Presence::new(Instant::now()),
+        claim_after,
+        rematch: None,
     })
 }
 

@@ -1,8 +1,10 @@
 #![doc = include_str!("../README.md")]
 
+pub mod analysis;
 pub mod assets;
 pub mod clock;
 pub mod connections;
+mod editor;
 pub mod engine;
 mod engine_queue;
 mod guard;
@@ -11,6 +13,7 @@ pub mod hub;
 pub mod limits;
 pub mod logging;
 pub mod memory;
+pub mod presence;
 pub mod protocol;
 pub mod rate;
 pub mod room;

@@ -35,6 +35,9 @@ pub struct Limits {
     /// A game whose side to move has not made its first move this long after the game could begin (created,
     /// joined, or the opponent's first move) is aborted.
     pub first_move_wait: Duration,
+    /// A player whose opponent has had no connection this long (in a game that has begun) may claim the win
+    /// or call it a draw.
+    pub claim_after: Duration,
 }
 
 impl Default for Limits {
@@ -56,6 +59,7 @@ impl Default for Limits {
             messages_per_minute: 240,
             join_wait: Duration::from_secs(30 * 60),
             first_move_wait: Duration::from_secs(5 * 60),
+            claim_after: Duration::from_secs(30),
         }
     }
 }
@@ -90,6 +94,7 @@ impl Limits {
         "messages-per-minute",
         "join-wait-secs",
         "first-move-secs",
+        "claim-after-secs",
     ];
 
     /// Applies one `NAME=VALUE` setting.
@@ -129,6 +134,7 @@ impl Limits {
             "messages-per-minute" => self.messages_per_minute = rate()?,
             "join-wait-secs" => self.join_wait = Duration::from_secs(number),
             "first-move-secs" => self.first_move_wait = Duration::from_secs(number),
+            "claim-after-secs" => self.claim_after = Duration::from_secs(number),
             other => return Err(LimitError::Unknown(other.to_string())),
         }
         Ok(())

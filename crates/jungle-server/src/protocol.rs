@@ -1,10 +1,12 @@
 //! The websocket protocol: what a browser may send (JSON, one message per frame) and the small replies.
 //!
 //! Client → server: `{"type":"move","move":"a3a4"}`, `{"type":"resign"}`, `{"type":"offer_draw"}`,
-//! `{"type":"decline_draw"}`, `{"type":"takeback"}`, `{"type":"abort"}`, `{"type":"ping"}`.
+//! `{"type":"decline_draw"}`, `{"type":"takeback"}`, `{"type":"abort"}`, `{"type":"claim_win"}`,
+//! `{"type":"claim_draw"}`, `{"type":"ping"}`.
 //! Server → client ([`ServerMessage`]): `{"type":"welcome","seat":"blue"|"red"|null}` once, then
 //! `{"type":"state",...}` ([`Snapshot`]) after every change (the same text for every watcher of the game),
-//! `{"type":"error","message":...}` to the sender of a refused message, and `{"type":"pong"}`.
+//! `{"type":"error","message":...}` to the sender of a refused message, `{"type":"notice","event":...,"by":...,
+//! "text":...}` for news such as a declined draw, and `{"type":"pong"}`.
 
 use jungle_rules::{Animal, Rules, Side};
 use serde::{Deserialize, Serialize, Serializer};
@@ -25,6 +27,9 @@ pub enum ClientMessage {
     DeclineDraw,
     Takeback,
     Abort,
+    /// The opponent has been gone long enough: end the game as a win for the sender, or as a draw.
+    ClaimWin,
+    ClaimDraw,
     Ping,
 }
 
@@ -93,6 +98,13 @@ pub enum ServerMessage<'a> {
     Error {
         message: &'a str,
     },
+    /// News that is not an error and not in the state: `draw_declined` (to everyone in the room when a player
+    /// declines, to the player when the engine does).
+    Notice {
+        event: &'static str,
+        by: Option<SideName>,
+        text: String,
+    },
     Pong,
 }
 
@@ -115,6 +127,8 @@ pub struct Snapshot {
     pub start_fen: String,
     pub fen: String,
     pub moves: Vec<String>,
+    /// The same moves in animal notation (`Ea3-a4`, `Rg6xg7`), for people.
+    pub animal_moves: Vec<String>,
     pub ply: usize,
     pub turn: SideName,
     /// The legal moves of the side to move (none once the game is over).
@@ -126,6 +140,13 @@ pub struct Snapshot {
     pub outcome: Option<OutcomeView>,
     pub draw_offer: Option<SideName>,
     pub thinking: bool,
+    /// Connections watching without a seat.
+    pub spectators: usize,
+    /// The id of the rematch, once a player asked for one.
+    pub rematch: Option<String>,
+    /// For a player with no connection in a game under way: the milliseconds until the opponent may claim
+    /// the game (0: now); `null` while connected (and for the engine, a free seat, a finished game).
+    pub away: PerSide<Option<u64>>,
 }
 
 /// What the rules make of the board: each animal's capture rank and where the terrain lies.

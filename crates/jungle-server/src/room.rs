@@ -10,6 +10,7 @@ use jungle_rules::{BySide, Game, GameError, Move, Outcome, Side, Termination};
 use tokio::sync::broadcast;
 
 use crate::clock::Clock;
+use crate::presence::Presence;
 use crate::protocol::{
     BoardView, ClockView, EngineView, OutcomeView, PerSide, ServerMessage, SideName, Snapshot,
 };
@@ -52,6 +53,8 @@ pub enum ActionError {
         "too late to abort: both sides have made {ABORT_BEFORE_MOVES} moves (resign or offer a draw)"
     )]
     TooLateToAbort,
+    #[error("nothing to claim: {0}")]
+    NothingToClaim(&'static str),
     #[error("{0}")]
     Illegal(GameError),
     #[error("takeback refused: {0}")]
@@ -59,7 +62,7 @@ pub enum ActionError {
     #[error("there is no draw offer to decline")]
     NoDrawOffer,
     #[error("the engine declines the draw: it thinks it is not worse")]
-    EngineDeclinesDraw,
+    EngineDeclinesDraw(Side),
     #[error("the game was not saved, try again: {0}")]
     Store(#[from] StoreError),
 }
@@ -87,6 +90,20 @@ pub struct RoomState {
     /// When the game last moved on (created, loaded, a seat taken, a move made): the start of the wait
     /// after which a game that has not begun is aborted.
     pub waiting_since: Instant,
+    /// The connections of each seat and the spectators.
+    pub presence: Presence,
+    /// How long a player must have been gone before the opponent may claim the game.
+    pub claim_after: Duration,
+    /// The rematch, once a player asked for one (kept in memory only).
+    pub rematch: Option<Rematch>,
+}
+
+/// A finished game's rematch: its id, and the token of each of its seats kept for the players.
+#[derive(Clone, Debug)]
+pub struct Rematch {
+    pub id: String,
+    /// By side in the new game.
+    pub tokens: BySide<Option<String>>,
 }
 
 /// While fewer plies than this are played, each side has not moved yet and the game may be aborted (by
@@ -148,6 +165,8 @@ pub struct Room {
     last_used: Mutex<Instant>,
     /// The address that created the game (engine games per client are limited); unknown after a restart.
     pub owner: Option<IpAddr>,
+    /// Held while a rematch is made, so that two players asking at once get one game.
+    rematch_lock: Mutex<()>,
 }
 
 /// The memory a room holds beyond its moves: the state, the channel, the map entry.
@@ -167,7 +186,13 @@ impl Room {
             updates,
             last_used: Mutex::new(Instant::now()),
             owner,
+            rematch_lock: Mutex::new(()),
         }
+    }
+
+    /// Serializes the making of a rematch (taken before the state's lock, never while holding it).
+    pub fn rematch_lock(&self) -> MutexGuard<'_, ()> {
+        self.rematch_lock.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Marks the room as used now.
@@ -428,7 +453,7 @@ impl Room {
             state.check_playable()?;
             match state.mode {
                 Mode::Engine { .. } if engine_accepts(&state.game) => true,
-                Mode::Engine { .. } => return Err(ActionError::EngineDeclinesDraw),
+                Mode::Engine { side, .. } => return Err(ActionError::EngineDeclinesDraw(side)),
                 _ if state.draw_offer == Some(seat.opponent()) => true,
                 _ => {
                     state.draw_offer = Some(seat);
@@ -456,6 +481,9 @@ impl Room {
         state.draw_offer = None;
         state.generation += 1;
         self.broadcast(&state);
+        // The offerer hears of it (the state alone only shows the offer gone).
+        let text = format!("{} declines the draw.", side_title(seat));
+        let _ = self.updates.send(draw_declined(seat, text).into());
         Ok(())
     }
 
@@ -551,6 +579,94 @@ impl Room {
     }
 }
 
+/// The notice that `by` declined a draw.
+pub fn draw_declined(by: Side, text: String) -> String {
+    ServerMessage::Notice {
+        event: "draw_declined",
+        by: Some(SideName(by)),
+        text,
+    }
+    .to_json()
+}
+
+fn side_title(side: Side) -> &'static str {
+    match side {
+        Side::Blue => "Blue",
+        Side::Red => "Red",
+    }
+}
+
+impl Room {
+    /// A connection for `seat` (or a spectator) opened.
+    pub fn arrive(&self, seat: Option<Side>) {
+        let mut state = self.lock();
+        state.presence.arrive(seat);
+        self.broadcast_presence(&state, seat);
+    }
+
+    /// A connection for `seat` (or a spectator) closed.
+    pub fn leave(&self, seat: Option<Side>) {
+        let mut state = self.lock();
+        state.presence.leave(seat, Instant::now());
+        self.broadcast_presence(&state, seat);
+    }
+
+    /// Tells the room who is there: always when a player comes or goes, for spectators only while they are
+    /// few (a crowd arriving would cost a message to every watcher each; the count catches up on the next
+    /// change).
+    fn broadcast_presence(&self, state: &RoomState, seat: Option<Side>) {
+        if seat.is_some() || state.presence.spectators() <= SPECTATOR_UPDATES_UP_TO {
+            self.broadcast(state);
+        }
+    }
+
+    /// The player in `seat` ends a game whose opponent has been gone for [`RoomState::claim_after`]: as a
+    /// win (`draw` false) or a draw. Only between people, once the game has begun.
+    pub fn claim(&self, store: &Store, seat: Option<Side>, draw: bool) -> Result<(), ActionError> {
+        let seat = seat.ok_or(ActionError::Spectator)?;
+        {
+            let state = self.lock();
+            state.check_playable()?;
+            if state.mode != Mode::Friend {
+                return Err(ActionError::NothingToClaim("only in games between people"));
+            }
+            if state.game.moves().len() < OPENING_PLIES {
+                return Err(ActionError::NothingToClaim(
+                    "the game has not begun: abort it instead",
+                ));
+            }
+            match away_ms(&state, seat.opponent(), Instant::now()) {
+                Some(0) => {}
+                Some(_) => {
+                    return Err(ActionError::NothingToClaim(
+                        "your opponent has not been gone long enough",
+                    ));
+                }
+                None => return Err(ActionError::NothingToClaim("your opponent is connected")),
+            }
+        }
+        let outcome = if draw {
+            Outcome::draw(Termination::Abandoned)
+        } else {
+            Outcome::win(seat, Termination::Abandoned)
+        };
+        self.declare(store, outcome)
+    }
+}
+
+/// Spectators arriving or leaving are announced to the room while there are at most this many.
+const SPECTATOR_UPDATES_UP_TO: usize = 50;
+
+/// For a person's seat with no connection in a game under way: the milliseconds until the opponent may claim.
+fn away_ms(state: &RoomState, side: Side, now: Instant) -> Option<u64> {
+    let person = state.mode == Mode::Friend && state.tokens.get(side).is_some();
+    if !person || state.is_finished() {
+        return None;
+    }
+    let gone = state.presence.gone_for(side, now)?;
+    Some(state.claim_after.saturating_sub(gone).as_millis() as u64)
+}
+
 /// The stored termination of an aborted game (its result is `*`).
 pub const ABORTED: &str = "aborted";
 
@@ -633,6 +749,7 @@ pub fn snapshot(id: &str, state: &RoomState, now: Instant) -> Snapshot {
         start_fen: jungle_rules::fen::to_fen(game.start_position()),
         fen: jungle_rules::fen::to_fen(game.position()),
         moves: game.moves().iter().map(Move::to_string).collect(),
+        animal_moves: game.written_moves(jungle_rules::Notation::Animal),
         ply: game.moves().len(),
         turn: SideName(game.side_to_move()),
         legal,
@@ -651,6 +768,9 @@ pub fn snapshot(id: &str, state: &RoomState, now: Instant) -> Snapshot {
         outcome,
         draw_offer: state.draw_offer.map(SideName),
         thinking: state.thinking,
+        spectators: state.presence.spectators(),
+        rematch: state.rematch.as_ref().map(|r| r.id.clone()),
+        away: PerSide::from_fn(|side| away_ms(state, side, now)),
     }
 }
 

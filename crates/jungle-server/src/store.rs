@@ -76,6 +76,9 @@ pub struct GameSummary {
     /// The clock each side started with, and the increment per move (none: untimed).
     pub clock_initial_ms: Option<u64>,
     pub clock_increment_ms: Option<u64>,
+    /// The clocks after the last move (none while no move is made, and in untimed games).
+    pub blue_ms: Option<u64>,
+    pub red_ms: Option<u64>,
 }
 
 /// The lists of the home page.
@@ -327,7 +330,8 @@ impl Store {
                 "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
                     (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at,
                     g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL),
-                    g.finished_at, g.clock_initial_ms, g.clock_increment_ms
+                    g.finished_at, g.clock_initial_ms, g.clock_increment_ms, (SELECT m.blue_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1),
+                    (SELECT m.red_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1)
                  FROM games g WHERE g.finished_at IS NULL AND g.damaged IS NULL AND g.mode != 'import'
                  ORDER BY g.created_at DESC LIMIT ?1"
             }
@@ -335,7 +339,8 @@ impl Store {
                 "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
                     (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at,
                     g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL),
-                    g.finished_at, g.clock_initial_ms, g.clock_increment_ms
+                    g.finished_at, g.clock_initial_ms, g.clock_increment_ms, (SELECT m.blue_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1),
+                    (SELECT m.red_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1)
                  FROM games g WHERE g.finished_at IS NOT NULL AND g.termination IS NOT 'aborted'
                     AND g.mode != 'import'
                  ORDER BY g.finished_at DESC LIMIT ?1"
@@ -343,7 +348,8 @@ impl Store {
             GameList::Imported => {
                 "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
                     (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at,
-                    0, g.finished_at, g.clock_initial_ms, g.clock_increment_ms
+                    0, g.finished_at, g.clock_initial_ms, g.clock_increment_ms, (SELECT m.blue_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1),
+                    (SELECT m.red_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1)
                  FROM games g WHERE g.mode = 'import'
                  ORDER BY g.created_at DESC LIMIT ?1"
             }
@@ -366,6 +372,8 @@ impl Store {
                 finished_at: r.get(12)?,
                 clock_initial_ms: r.get(13)?,
                 clock_increment_ms: r.get(14)?,
+                blue_ms: r.get(15)?,
+                red_ms: r.get(16)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)

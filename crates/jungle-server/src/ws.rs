@@ -49,6 +49,9 @@ pub async fn serve_connection<Tx, Rx>(
         ),
     );
     let mut heard = Instant::now();
+    // Counted in the room until this function ends, however it ends (before subscribing: the others are
+    // told of the arrival, this connection sees it in its first snapshot).
+    let _attendance = Attendance::new(&room, seat);
     // Subscribe before the first snapshot, so no change falls between them.
     let mut updates = room.subscribe();
     let welcome = ServerMessage::Welcome {
@@ -95,6 +98,25 @@ pub async fn serve_connection<Tx, Rx>(
     }
 }
 
+/// A connection's place in its room's [`crate::presence::Presence`], given up when dropped.
+struct Attendance<'a> {
+    room: &'a Room,
+    seat: Option<Side>,
+}
+
+impl<'a> Attendance<'a> {
+    fn new(room: &'a Room, seat: Option<Side>) -> Attendance<'a> {
+        room.arrive(seat);
+        Attendance { room, seat }
+    }
+}
+
+impl Drop for Attendance<'_> {
+    fn drop(&mut self) {
+        self.room.leave(self.seat);
+    }
+}
+
 /// The JSON of an error reply.
 fn error_json(message: &str) -> String {
     ServerMessage::Error { message }.to_json()
@@ -124,11 +146,17 @@ pub fn handle(hub: &Arc<Hub>, room: &Arc<Room>, seat: Option<Side>, text: &str) 
         ClientMessage::DeclineDraw => room.decline_draw(seat),
         ClientMessage::Takeback => room.takeback(store, seat),
         ClientMessage::Abort => room.abort(store, seat),
+        ClientMessage::ClaimWin => room.claim(store, seat, false),
+        ClientMessage::ClaimDraw => room.claim(store, seat, true),
     };
     match result {
         Ok(()) => {
             hub.after_change(room);
             None
+        }
+        // Not an error: the offer was made and answered.
+        Err(e @ ActionError::EngineDeclinesDraw(engine)) => {
+            Some(crate::room::draw_declined(engine, e.to_string()))
         }
         Err(e) => Some(error_json(&e.to_string())),
     }

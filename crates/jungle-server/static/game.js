@@ -60,6 +60,9 @@ function connect() {
       hideError();
       playPremove();
       draw();
+    } else if (message.type === "notice") {
+      // News for the players, not an error: e.g. the opponent (or the engine) declined a draw.
+      if (message.event !== "draw_declined" || message.by !== view.seat) showNotice(message.text);
     } else if (message.type === "error") {
       showError(message.message);
       if (view.state) draw(); // undo an optimistic move
@@ -75,6 +78,13 @@ function connect() {
     const delay = Math.min(5000, 300 * 2 ** view.retries++);
     setTimeout(connect, delay);
   };
+}
+
+function showNotice(text) {
+  $("notice").textContent = text;
+  $("notice").hidden = false;
+  clearTimeout(view.noticeTimer);
+  view.noticeTimer = setTimeout(() => { $("notice").hidden = true; }, 8000);
 }
 
 // A new move: a sound, and its words for screen readers (the live region speaks what is written into it).
@@ -210,7 +220,7 @@ function drawMoves() {
   const list = $("moves");
   const shown = view.browsing === null ? s.moves.length : view.browsing;
   list.classList.add("clickable");
-  fillMoveList(list, s.moves, s.start_fen, (span, half) => {
+  fillMoveList(list, s.animal_moves, s.start_fen, (span, half) => {
     span.dataset.ply = String(half.ply + 1);
     if (half.ply + 1 === shown) span.classList.add("current");
   });
@@ -270,10 +280,15 @@ function drawStatus() {
     $("banner-title").textContent = title;
     $("banner-reason").textContent = `${reasonWords(s.outcome)} · ${s.outcome.result}`;
     banner.className = `banner ${s.outcome.winner || "draw"}`;
+    // A rematch: the same game with colours swapped; the first player to ask makes it, the other is invited.
+    $("rematch").hidden = !view.seat;
+    $("rematch").textContent = t(s.rematch ? "game.playRematch" : "game.rematch");
   }
   const level = s.engine ? ` · ${t("meta.level", { level: s.engine.level })}` : "";
   const clock = s.clock ? "" : ` · ${t("meta.untimed")}`;
-  $("meta").textContent = t("meta.rules", { rules: s.rules }) + level + clock;
+  const watching = s.spectators ? ` · ${t("meta.watching", { count: s.spectators })}` : "";
+  $("meta").textContent = t("meta.rules", { rules: s.rules }) + level + clock + watching;
+  drawAway();
 }
 
 $("flip").addEventListener("click", () => {
@@ -293,6 +308,19 @@ $("resign").addEventListener("click", () => {
       view.resignArmed = null;
       $("resign").textContent = t("game.resign");
     }, 4000);
+  }
+});
+$("rematch").addEventListener("click", async () => {
+  $("rematch").disabled = true;
+  try {
+    const reply = await fetch(`/api/games/${gameId}/rematch`, { method: "POST" });
+    const answer = await reply.json();
+    if (!reply.ok) throw new Error(answer.error || reply.statusText);
+    location.href = answer.url;
+  } catch (e) {
+    showError(String(e.message || e));
+  } finally {
+    $("rematch").disabled = false;
   }
 });
 $("banner-close").addEventListener("click", () => {
@@ -345,6 +373,24 @@ $("copy").addEventListener("click", () => {
   $("share-link").select();
   if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
 });
+// The opponent's connection is gone: a countdown, then the player may claim the win or call it a draw.
+function drawAway() {
+  const s = view.state;
+  const opponent = view.seat === "blue" ? "red" : "blue";
+  const away = s && view.seat && !s.outcome && s.away ? s.away[opponent] : null;
+  $("away").hidden = away === null || away === undefined;
+  if ($("away").hidden) return;
+  const left = Math.max(0, Math.ceil((away - (performance.now() - view.receivedAt)) / 1000));
+  $("away-text").textContent = left > 0
+    ? t("away.countdown", { left })
+    : t("away.now");
+  $("claim-win").disabled = left > 0 || !online();
+  $("claim-draw").disabled = left > 0 || !online();
+}
+
+$("claim-win").addEventListener("click", () => send({ type: "claim_win" }));
+$("claim-draw").addEventListener("click", () => send({ type: "claim_draw" }));
+setInterval(drawAway, 500);
 localise();
 setInterval(drawClocks, 100);
 connect();

@@ -62,6 +62,17 @@ function timeControl(game) {
   return `${Number.isInteger(minutes) ? minutes : minutes.toFixed(1)}+${(game.clock_increment_ms || 0) / 1000}`;
 }
 
+// Both clocks as they stood after the last move ("4:58 – 5:00", Blue first).
+function clocks(game) {
+  const show = (ms) => {
+    const seconds = Math.floor(ms / 1000);
+    return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  };
+  const blue = game.blue_ms ?? game.clock_initial_ms;
+  const red = game.red_ms ?? game.clock_initial_ms;
+  return `${show(blue)} – ${show(red)}`;
+}
+
 const EMPTY = {
   live: "No games in progress.",
   recent: "No finished games yet.",
@@ -90,6 +101,7 @@ function fill(list, games, kind) {
     parts.push(plies(game.plies));
     if (kind === "recent") parts.push(`${game.result} ${game.termination}`);
     if (kind !== "imports") parts.push(timeControl(game));
+    if (kind === "live" && game.clock_initial_ms) parts.push(clocks(game));
     if (game.rules !== "standard") parts.push(game.rules);
     parts.push(age(kind === "recent" && game.finished_at ? game.finished_at : game.created_at));
     info.textContent = parts.join(" · ");

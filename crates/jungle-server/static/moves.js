@@ -1,4 +1,5 @@
-// The move list of the game and replay pages: one row per move number, "1. a3a4 g7g6".
+// The move list of the game and replay pages: one row per move number, "1. Ea3-a4 Ra7-a6" (the animal notation
+// the server sends as `animal_moves`).
 
 import { t } from "./i18n.js";
 

@@ -1,17 +1,24 @@
-// The replay and analysis page: step through a stored game, ask the engine about the shown position,
-// download the PGN, import another.
+// The replay and analysis page: step through a stored game with the engine following the shown position
+// (evaluation bar, best-move arrow, line), the evaluation graph of the whole game, the PGN, imports.
 
 import { JungleBoard } from "./board.js";
 import { $ } from "./dom.js";
-import { localise } from "./i18n.js";
+import { localise, t } from "./i18n.js";
 import { wireImportForm } from "./import-form.js";
 import { fillMoveList } from "./moves.js";
 import { followLive } from "./follow.js";
+import { ArrowLayer, LiveAnalysis, drawEvalBar, scoreText } from "./analysis.js";
+import { drawGraph } from "./graph.js";
 
 const gameId = location.pathname.split("/").pop();
-const view = { game: null, ply: 0, flipped: false, analysisFor: null, following: false };
+const view = { game: null, ply: 0, flipped: false, following: false, engineOn: false, info: null, graph: null };
 window.jungle = view; // read by the end-to-end tests
 const board = new JungleBoard($("board"), () => {});
+const arrow = new ArrowLayer(board, $("board"));
+const live = new LiveAnalysis(showReport, (message) => {
+  $("error").textContent = message;
+  $("error").hidden = false;
+});
 
 async function load() {
   const response = await fetch(`/api/games/${gameId}`);
@@ -25,6 +32,7 @@ async function load() {
   view.game = game;
   view.ply = atEnd ? game.moves.length : Math.min(view.ply, game.moves.length);
   $("download").href = `/api/games/${gameId}/pgn`;
+  $("download-animal").href = `/api/games/${gameId}/pgn?notation=animal`;
   $("live-link").href = `/game/${gameId}`;
   $("live-link").hidden = game.mode === "import";
   $("summary").textContent = `Blue: ${game.players.blue} · Red: ${game.players.red} · ` +
@@ -55,44 +63,82 @@ function draw() {
   }
   $("ply-label").textContent = `${view.ply} / ${g.moves.length}`;
   document.body.dataset.ply = String(view.ply);
-  fillMoveList($("moves"), g.moves, g.start_fen, (span, half) => {
+  const marks = new Map((view.graph ? view.graph.mistakes : []).map((m) => [m.ply, m]));
+  fillMoveList($("moves"), g.animal_moves, g.start_fen, (span, half) => {
     span.dataset.ply = String(half.ply + 1);
     if (half.ply + 1 === view.ply) span.classList.add("current");
+    const mark = marks.get(half.ply);
+    if (mark) {
+      span.classList.add(mark.kind);
+      span.title = `${t(`replay.${mark.kind}`)} (−${(mark.drop / 100).toFixed(2)})`;
+    }
     span.addEventListener("click", () => go(half.ply + 1));
   });
-  $("analysis").hidden = view.analysisFor !== view.ply;
-}
-
-function formatScore(a) {
-  if (a.mate_plies !== null && a.mate_plies !== undefined) {
-    const winner = a.mate_plies > 0 ? "Blue" : "Red";
-    return `${winner} wins in ${Math.abs(a.mate_plies)} plies`;
+  if (view.graph) drawGraph($("graph"), view.graph, view.ply, go);
+  if (view.engineOn) {
+    // The engine follows the shown position; the old report goes at once, the new one comes depth by depth.
+    if (!view.info || view.info.ply !== view.ply) showReport(null);
+    live.show(g.fens[view.ply], g.rules);
   }
-  if (a.score_cp === null || a.score_cp === undefined) return "no evaluation (the game is over)";
-  const pawns = (a.score_cp / 100).toFixed(2);
-  return `${a.score_cp >= 0 ? "+" : ""}${pawns} (${a.score_cp >= 0 ? "Blue" : "Red"} is better)`;
+  // The arrow is drawn in the board's square positions: redraw it after a flip.
+  if (view.info) arrow.show(view.info.best);
 }
 
-$("analyse").addEventListener("click", async () => {
-  const ply = view.ply;
-  $("analyse").disabled = true;
-  $("analyse").textContent = "Thinking…";
+// Shows an engine report about the shown position (null: none yet).
+function showReport(report) {
+  if (report && report.type === "done") {
+    $("depth").textContent += ` · ${t("replay.done")}`;
+    return;
+  }
+  view.info = report ? { ...report, ply: view.ply } : null;
+  drawEvalBar($("eval-bar"), report, view.flipped);
+  arrow.show(report ? report.best : null);
+  $("eval").textContent = report ? (scoreText(report) || t("replay.gameOver")) : "…";
+  $("depth").textContent = report && report.depth ? t("replay.depth", { depth: report.depth }) : "";
+  $("pv").textContent = report ? (report.line.join(" ") || "—") : "";
+}
+
+function setEngine(on) {
+  view.engineOn = on;
+  $("analyse").textContent = t(on ? "replay.stopEngine" : "replay.analyse");
+  $("analyse").setAttribute("aria-pressed", String(on));
+  $("analysis").hidden = !on;
+  $("eval-bar").hidden = !on;
+  if (on) {
+    draw();
+  } else {
+    live.stop();
+    view.info = null;
+    arrow.show(null);
+  }
+}
+
+$("analyse").addEventListener("click", () => setEngine(!view.engineOn));
+
+$("graph-button").addEventListener("click", async () => {
+  $("graph-button").disabled = true;
+  $("graph-button").textContent = t("replay.graphBusy");
   try {
-    const response = await fetch(`/api/games/${gameId}/analysis?ply=${ply}`);
-    const a = await response.json();
-    if (!response.ok) throw new Error(a.error || response.statusText);
-    view.analysisFor = ply;
-    $("eval").textContent = formatScore(a);
-    $("depth").textContent = a.depth ? `depth ${a.depth}` : "";
-    $("pv").textContent = a.pv.length ? a.pv.join(" ") : "—";
-    $("error").hidden = true;
-    if (view.ply === ply) $("analysis").hidden = false;
+    const response = await fetch(`/api/games/${gameId}/evaluations`);
+    const graph = await response.json();
+    if (!response.ok) throw new Error(graph.error || response.statusText);
+    view.graph = graph;
+    $("graph").removeAttribute("hidden"); // an <svg> has no `hidden` property
+    const count = (kind) => graph.mistakes.filter((m) => m.kind === kind).length;
+    $("graph-summary").textContent = t("replay.graphSummary", {
+      mistakes: count("mistake"),
+      blunders: count("blunder"),
+      mistake: (graph.mistake_cp / 100).toFixed(2),
+      blunder: (graph.blunder_cp / 100).toFixed(2),
+      nodes: graph.nodes_per_position.toLocaleString("en"),
+    });
+    $("graph-button").hidden = true;
+    draw();
   } catch (e) {
     $("error").textContent = String(e.message || e);
     $("error").hidden = false;
-  } finally {
-    $("analyse").disabled = false;
-    $("analyse").textContent = "Analyse this position";
+    $("graph-button").disabled = false;
+    $("graph-button").textContent = t("replay.graph");
   }
 });
 
@@ -100,7 +146,11 @@ $("first").addEventListener("click", () => go(0));
 $("prev").addEventListener("click", () => go(view.ply - 1));
 $("next").addEventListener("click", () => go(view.ply + 1));
 $("last").addEventListener("click", () => go(Infinity));
-$("flip").addEventListener("click", () => { view.flipped = !view.flipped; draw(); });
+$("flip").addEventListener("click", () => {
+  view.flipped = !view.flipped;
+  draw();
+  if (view.info) drawEvalBar($("eval-bar"), view.info, view.flipped);
+});
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "TEXTAREA") return;
   if (e.key === "ArrowLeft") go(view.ply - 1);

@@ -235,14 +235,11 @@ impl App {
     /// The reason the text is not a legal move now (the rules library's message), or why no one may move.
     pub fn play_text(&mut self, text: &str) -> Result<Move, String> {
         self.check_can_move()?;
-        let m: Move = text
-            .trim()
-            .to_ascii_lowercase()
-            .parse()
-            .map_err(|e: jungle_rules::ParseMoveError| e.to_string())?;
-        self.game
+        // Either notation: `a3a4` (any case) or `Ea3-a4`.
+        let m = self
+            .game
             .position()
-            .check_move(self.game.rules(), m)
+            .parse_move(self.game.rules(), text)
             .map_err(|e| e.to_string())?;
         self.play(m)?;
         Ok(m)

@@ -27,8 +27,8 @@ use std::fmt;
 pub use read::read_games;
 
 use crate::{
-    Game, IllegalMoveError, Move, Outcome, ParseFenError, ParseMoveError, ParseTerminationError,
-    Position, RulesError, Side,
+    Game, IllegalMoveError, Move, Notation, NotationError, Outcome, ParseFenError, ParseMoveError,
+    ParseTerminationError, Position, RulesError, Side,
 };
 
 /// The tags a [`PgnGame`] derives from its [`Game`] when written; they are never stored in its tag list.
@@ -54,6 +54,8 @@ pub struct PgnGame {
     tags: Vec<(String, String)>,
     /// Each comment with the number of moves before it, in the order they were added.
     comments: Vec<(usize, String)>,
+    /// How the moves are written; reading accepts either notation and keeps the one the first move used.
+    pub notation: Notation,
     pub game: Game,
 }
 
@@ -72,6 +74,7 @@ impl PgnGame {
         PgnGame {
             tags: Vec::new(),
             comments: Vec::new(),
+            notation: Notation::Coordinates,
             game,
         }
     }
@@ -204,6 +207,7 @@ impl fmt::Display for PgnGame {
         let mut tokens: Vec<String> = comments_after(0).collect();
         for (i, m) in moves.iter().enumerate() {
             let before = &game.positions()[i];
+            let m = self.notation.write(before, *m);
             tokens.push(match before.side_to_move() {
                 Side::Blue => format!("{}. {m}", before.move_number()),
                 Side::Red if i == 0 => format!("{}... {m}", before.move_number()),
@@ -256,6 +260,11 @@ pub enum PgnErrorKind {
         number: String,
         mv: Move,
         source: IllegalMoveError,
+    },
+    #[error("move {number} {source}")]
+    Notation {
+        number: String,
+        source: NotationError,
     },
     #[error("move {number} {mv} comes after the end of the game ({outcome})")]
     AfterEnd {

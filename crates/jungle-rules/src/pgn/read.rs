@@ -4,7 +4,7 @@
 use std::str::FromStr;
 
 use super::{DERIVED_TAGS, ParsePgnError, PgnErrorKind, PgnGame, is_tag_name};
-use crate::{Game, GameError, Move, Outcome, Position, Rules, Side, Termination};
+use crate::{Game, GameError, Notation, Outcome, Position, Rules, Side, Termination, WrittenMove};
 
 /// Reads every game of a PGN text (none for empty text).
 ///
@@ -286,6 +286,7 @@ fn read_game(cursor: &mut Cursor<'_>) -> Result<PgnGame, Failure> {
 
     // Step 2. The moves, up to a result, the next game's tags, or the end of the text.
     let mut stated: Option<(String, At)> = None;
+    let mut notation = None;
     loop {
         cursor.skip_trivia()?;
         let at = cursor.at;
@@ -309,7 +310,8 @@ fn read_game(cursor: &mut Cursor<'_>) -> Result<PgnGame, Failure> {
                     stated = Some((token, at));
                     break;
                 }
-                play_token(&mut game, &token, at)?;
+                let used = play_token(&mut game, &token, at)?;
+                notation = notation.or(used);
             }
         }
     }
@@ -378,12 +380,14 @@ fn read_game(cursor: &mut Cursor<'_>) -> Result<PgnGame, Failure> {
     Ok(PgnGame {
         tags: header.tags,
         comments: Vec::new(),
+        notation: notation.unwrap_or_default(),
         game,
     })
 }
 
-/// A movetext symbol: a move number (`12.`, `12...`), a move (`a3a4`, with `!`/`?` marks), or both (`1.a3a4`).
-fn play_token(game: &mut Game, token: &str, at: At) -> Result<(), Failure> {
+/// A movetext symbol: a move number (`12.`, `12...`), a move in either notation (`a3a4`, `Ea3-a4`, with `!`/`?`
+/// marks), or both (`1.a3a4`). Says which notation the move was written in (none for a bare move number).
+fn play_token(game: &mut Game, token: &str, at: At) -> Result<Option<Notation>, Failure> {
     let digits = token.bytes().take_while(u8::is_ascii_digit).count();
     let dots = token[digits..].bytes().take_while(|b| *b == b'.').count();
     if digits > 0 && dots == 0 {
@@ -394,19 +398,32 @@ fn play_token(game: &mut Game, token: &str, at: At) -> Result<(), Failure> {
         if digits == 0 {
             return Err((at, PgnErrorKind::Unexpected(token.to_string())));
         }
-        return Ok(());
+        return Ok(None);
     }
     let at = At {
         line: at.line,
         column: at.column + digits + dots,
     };
-    let mv: Move = text.parse().map_err(|e| (at, PgnErrorKind::BadMove(e)))?;
+    let written: WrittenMove = text.parse().map_err(|e| (at, PgnErrorKind::BadMove(e)))?;
     let before = game.position();
     let number = match before.side_to_move() {
         Side::Blue => format!("{}.", before.move_number()),
         Side::Red => format!("{}...", before.move_number()),
     };
-    game.play(mv).map_err(|e| {
+    let notation = match written {
+        WrittenMove::Coordinates(_) => Notation::Coordinates,
+        WrittenMove::Animal(_) => Notation::Animal,
+    };
+    let mv = written.resolve(before).map_err(|source| {
+        (
+            at,
+            PgnErrorKind::Notation {
+                number: number.clone(),
+                source,
+            },
+        )
+    })?;
+    game.play(mv).map(|()| Some(notation)).map_err(|e| {
         let kind = match e {
             GameError::Over(outcome) => PgnErrorKind::AfterEnd {
                 number,
@@ -415,6 +432,7 @@ fn play_token(game: &mut Game, token: &str, at: At) -> Result<(), Failure> {
             },
             GameError::Illegal(source) => PgnErrorKind::IllegalMove { number, mv, source },
             GameError::Parse(e) => PgnErrorKind::BadMove(e),
+            GameError::Notation(source) => PgnErrorKind::Notation { number, source },
         };
         (at, kind)
     })

@@ -141,6 +141,17 @@ async fn two_friends_play_while_a_third_watches() {
     // Red sees the board from Red's side.
     assert!(eval::<bool>(&bo, "window.jungle.board.flipped").await);
 
+    // Ann offers a draw, Bo declines: Ann is told so, as news rather than an error.
+    click(&ann, "#offer-draw").await;
+    wait_until(&bo, "!document.getElementById('draw-offer').hidden").await;
+    click(&bo, "#decline-draw").await;
+    wait_until(&ann, "!document.getElementById('notice').hidden").await;
+    assert_eq!(
+        eval::<String>(&ann, "document.getElementById('notice').innerText").await,
+        "Red declines the draw."
+    );
+    assert!(eval::<bool>(&ann, "document.getElementById('error').hidden").await);
+
     for target in 1..=6u64 {
         let mover = if target % 2 == 1 { &ann } else { &bo };
         wait_until(mover, "document.body.dataset.myturn === 'true'").await;
@@ -154,8 +165,13 @@ async fn two_friends_play_while_a_third_watches() {
         for page in [&ann, &bo, &cy] {
             wait_until(page, &format!("window.jungle.state.ply === {target}")).await;
         }
+        // The move list writes it with its animal: a3a4 as "Ea3-a4" (or "Ea3xa4" for a capture).
         let shown: String = eval(&cy, "document.getElementById('moves').innerText").await;
-        assert!(shown.contains(&mv), "the spectator's move list shows {mv}");
+        let written = |mark: &str| format!("{}{mark}{}", &mv[..2], &mv[2..]);
+        assert!(
+            shown.contains(&written("-")) || shown.contains(&written("x")),
+            "the spectator's move list shows {mv} with its animal: {shown}"
+        );
         if target == 3 {
             // Red reloads mid-game: back in the same seat, with the same game.
             bo.reload().await.unwrap();
@@ -193,6 +209,19 @@ async fn two_friends_play_while_a_third_watches() {
             .contains("resignation")
     );
 
+    // Ann asks for a rematch and plays it as Red; Bo is invited and plays it as Blue.
+    assert!(eval::<bool>(&cy, "document.getElementById('rematch').hidden").await);
+    click(&ann, "#rematch").await;
+    wait_until(&ann, "window.jungle && window.jungle.state && window.jungle.seat === 'red' && location.pathname.endsWith(window.jungle.state.id)").await;
+    let rematch: String = eval(&ann, "window.jungle.state.id").await;
+    wait_until(
+        &bo,
+        "document.getElementById('rematch').innerText === 'Play the rematch'",
+    )
+    .await;
+    click(&bo, "#rematch").await;
+    wait_until(&bo, &format!("window.jungle && window.jungle.state && window.jungle.state.id === '{rematch}' && window.jungle.seat === 'blue'")).await;
+
     // The replay page steps through the finished game.
     let replay = link.replace("/game/", "/replay/");
     cy.goto(replay.as_str()).await.unwrap();
@@ -205,16 +234,20 @@ async fn two_friends_play_while_a_third_watches() {
     wait_until(&cy, "document.body.dataset.ply === '0'").await;
     click(&cy, "#next").await;
     wait_until(&cy, "document.body.dataset.ply === '1'").await;
-    // The engine's view of the shown position, on request.
+    // The engine's view of the shown position, on request (analysis.rs tests it in depth).
     click(&cy, "#analyse").await;
-    wait_until(&cy, "!document.getElementById('analysis').hidden").await;
+    wait_until(
+        &cy,
+        "!document.getElementById('analysis').hidden && window.jungle.info && window.jungle.info.ply === 1",
+    )
+    .await;
     let line: String = eval(&cy, "document.getElementById('pv').innerText").await;
     let first = line
         .split_whitespace()
         .next()
         .expect("a best line")
         .to_string();
-    assert_eq!(first.len(), 4, "a move like a3a4: {line}");
+    assert_eq!(first.len(), 6, "a move like Ea3-a4: {line}");
     let pgn_link: String = eval(
         &cy,
         "document.getElementById('download').getAttribute('href')",
@@ -291,6 +324,8 @@ async fn the_home_lists_say_plies_clocks_and_ages() {
     let live: String = eval(&page, "document.getElementById('live').innerText").await;
     assert!(live.contains("1 ply") && !live.contains("plies"), "{live}");
     assert!(live.contains("5+3"), "{live}");
+    // Both first moves are untimed: the clocks stand at five minutes each.
+    assert!(live.contains("5:00 – 5:00"), "{live}");
     assert!(live.contains(" ago"), "{live}");
     assert!(live.contains("open seat: join"), "{live}");
     chrome.close().await;

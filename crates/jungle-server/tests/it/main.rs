@@ -2,6 +2,7 @@
 //! of five). `cargo test -p jungle-server --test it MODULE::` runs one part.
 
 mod adversarial;
+mod analysis;
 mod browser;
 mod presentation;
 mod restart;

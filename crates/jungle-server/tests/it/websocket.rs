@@ -160,6 +160,11 @@ async fn resignation_and_draw_agreement_end_the_game_for_everyone() {
     red.send_text(r#"{"type":"decline_draw"}"#).await;
     blue.wait_for(|s| s["draw_offer"].is_null() && s["ply"] == 0)
         .await;
+    // The offerer is told, not only shown the offer gone.
+    let notice = blue.next_of("notice").await;
+    assert_eq!(notice["event"], "draw_declined");
+    assert_eq!(notice["by"], "red");
+    assert_eq!(notice["text"], "Red declines the draw.");
     blue.send_text(r#"{"type":"decline_draw"}"#).await;
     assert!(blue.expect_error().await.contains("no draw offer"));
 
@@ -379,7 +384,11 @@ async fn the_engine_opens_when_it_plays_blue_and_declines_an_even_draw() {
     assert_eq!(state["players"]["blue"], "Engine level 2");
     assert_eq!(state["players"]["red"], "Anonymous");
     me.send_text(r#"{"type":"offer_draw"}"#).await;
-    assert!(me.expect_error().await.contains("declines"));
+    // The engine's refusal is news, not an error.
+    let notice = me.next_of("notice").await;
+    assert_eq!(notice["event"], "draw_declined");
+    assert_eq!(notice["by"], "blue");
+    assert!(notice["text"].as_str().unwrap().contains("declines"));
     // Moving for the engine's seat is refused.
     me.send_move("a3a4").await;
     me.expect_error().await;
@@ -476,5 +485,136 @@ async fn a_finished_game_refuses_every_action_and_stays_finished() {
             .iter()
             .all(|game| game["id"] != id.as_str())
     );
+    server.kill().await;
+}
+
+#[tokio::test]
+async fn spectators_are_counted_and_a_player_left_alone_may_claim_the_game() {
+    let mut config = jungle_server::Config::new(
+        "127.0.0.1:0".parse().unwrap(),
+        temp_dir("claim").join("games.db"),
+    );
+    config.limits.set("claim-after-secs=1").unwrap();
+    let server = start_config(&config).await;
+    let (id, blue_cookie) = create(server.addr, r#"{"opponent":"friend","side":"blue"}"#).await;
+    let red_cookie = visit(server.addr, &id).await.unwrap();
+    let mut blue = Client::connect(server.addr, &id, Some(&blue_cookie)).await;
+    let mut red = Client::connect(server.addr, &id, Some(&red_cookie)).await;
+    blue.wait_for(|s| s["away"]["red"].is_null() && s["away"]["blue"].is_null())
+        .await;
+    let watcher = Client::connect(server.addr, &id, None).await;
+    blue.wait_for(|s| s["spectators"] == 1).await;
+    drop(watcher);
+    blue.wait_for(|s| s["spectators"] == 0).await;
+
+    // Before the game has begun there is nothing to claim (abort it instead); while connected, neither.
+    blue.send_text(r#"{"type":"claim_win"}"#).await;
+    assert!(blue.expect_error().await.contains("not begun"));
+    blue.send_move("a3a4").await;
+    red.wait_for_ply(1).await;
+    red.send_move("g7g6").await;
+    blue.wait_for_ply(2).await;
+    blue.send_text(r#"{"type":"claim_win"}"#).await;
+    assert!(blue.expect_error().await.contains("opponent is connected"));
+
+    // Red's connection goes: Blue sees the countdown, then may claim.
+    drop(red);
+    let state = blue.wait_for(|s| !s["away"]["red"].is_null()).await;
+    assert!(state["away"]["red"].as_u64().unwrap() <= 1000);
+    assert!(state["away"]["blue"].is_null());
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    blue.send_text(r#"{"type":"claim_win"}"#).await;
+    let state = blue.wait_for(|s| !s["outcome"].is_null()).await;
+    assert_eq!(state["outcome"]["winner"], "blue");
+    assert_eq!(state["outcome"]["reason"], "abandoned");
+    assert_eq!(state["outcome"]["result"], "1-0");
+
+    // Against the engine there is no one to claim against.
+    let (engine_game, cookie) = create(
+        server.addr,
+        r#"{"opponent":"engine","level":1,"side":"blue"}"#,
+    )
+    .await;
+    let mut me = Client::connect(server.addr, &engine_game, Some(&cookie)).await;
+    me.send_text(r#"{"type":"claim_draw"}"#).await;
+    assert!(me.expect_error().await.contains("between people"));
+    server.kill().await;
+}
+
+/// Asks for the rematch of a game with a seat cookie: (status, the reply, the new seat cookie).
+async fn ask_rematch(
+    server: &crate::support::TestServer,
+    id: &str,
+    cookie: Option<&str>,
+) -> (u16, serde_json::Value, Option<String>) {
+    let (status, headers, body) = http(
+        server.addr,
+        "POST",
+        &format!("/api/games/{id}/rematch"),
+        "",
+        cookie,
+    )
+    .await;
+    let reply = serde_json::from_str(&body).unwrap();
+    (status, reply, crate::support::cookie_of(&headers))
+}
+
+#[tokio::test]
+async fn a_rematch_swaps_the_colours_and_keeps_a_seat_for_each_player() {
+    let (server, id, mut blue, mut red) = friend_game("rematch").await;
+    let blue_cookie = crate::support::cookie_for(&server, &id, "blue");
+    let red_cookie = crate::support::cookie_for(&server, &id, "red");
+    // Not while the game goes on.
+    let (status, _, _) = ask_rematch(&server, &id, Some(&blue_cookie)).await;
+    assert_eq!(status, 400);
+    red.send_text(r#"{"type":"resign"}"#).await;
+    blue.wait_for(|s| !s["outcome"].is_null()).await;
+    // A spectator cannot ask.
+    let (status, _, _) = ask_rematch(&server, &id, None).await;
+    assert_eq!(status, 403);
+
+    let (status, reply, cookie) = ask_rematch(&server, &id, Some(&blue_cookie)).await;
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["seat"], "red", "Blue plays Red in the rematch");
+    let new_id = reply["id"].as_str().unwrap().to_string();
+    assert_eq!(reply["url"], format!("/game/{new_id}"));
+    let ann = cookie.expect("a seat cookie for the rematch");
+    // The other player is told, and gets the other seat; nobody else can take it.
+    let state = red.wait_for(|s| !s["rematch"].is_null()).await;
+    assert_eq!(state["rematch"], new_id.as_str());
+    assert_eq!(
+        visit(server.addr, &new_id).await,
+        None,
+        "both seats are kept"
+    );
+    let (status, reply, cookie) = ask_rematch(&server, &id, Some(&red_cookie)).await;
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["id"], new_id.as_str(), "one rematch per game");
+    assert_eq!(reply["seat"], "blue");
+    let bo = cookie.unwrap();
+    let mut new_red = Client::connect(server.addr, &new_id, Some(&ann)).await;
+    let mut new_blue = Client::connect(server.addr, &new_id, Some(&bo)).await;
+    assert_eq!(new_red.seat.as_deref(), Some("red"));
+    assert_eq!(new_blue.seat.as_deref(), Some("blue"));
+    new_blue.send_move("a3a4").await;
+    new_red.wait_for_ply(1).await;
+
+    // Against the engine: the engine takes the other colour and opens.
+    let (engine_game, cookie) = create(
+        server.addr,
+        r#"{"opponent":"engine","level":1,"side":"blue"}"#,
+    )
+    .await;
+    let mut me = Client::connect(server.addr, &engine_game, Some(&cookie)).await;
+    me.send_text(r#"{"type":"resign"}"#).await;
+    me.wait_for(|s| !s["outcome"].is_null()).await;
+    let (status, reply, cookie) = ask_rematch(&server, &engine_game, Some(&cookie)).await;
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["seat"], "red");
+    let again = reply["id"].as_str().unwrap();
+    let mut me = Client::connect(server.addr, again, Some(&cookie.unwrap())).await;
+    assert_eq!(me.seat.as_deref(), Some("red"));
+    let state = me.wait_for(|s| s["ply"] == 1).await;
+    assert_eq!(state["engine"]["side"], "blue");
     server.kill().await;
 }

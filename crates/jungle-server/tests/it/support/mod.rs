@@ -240,6 +240,16 @@ impl Client {
             .await;
     }
 
+    /// Waits for a message of a type (`notice`, `error`, ...), skipping others.
+    pub async fn next_of(&mut self, kind: &str) -> Value {
+        loop {
+            let message = self.next().await.expect("the connection stays open");
+            if message["type"] == kind {
+                return message;
+            }
+        }
+    }
+
     /// Waits for an error reply; returns its message.
     pub async fn expect_error(&mut self) -> String {
         loop {

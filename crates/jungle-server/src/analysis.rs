@@ -1,0 +1,635 @@
+//! Analysis for people: the engine running continuously on the position a page shows (`/ws/analysis`), and
+//! the evaluation of every position of a game with its mistakes marked (`/api/games/ID/evaluations`).
+//!
+//! Both go through the engine's fair line in short slices ([`ANALYSIS_SLICE`]), so an analysis takes turns
+//! with games and can never hold an engine thread for long: a game's move waits at most one slice behind it.
+//!
+//! The socket protocol. Client → server: `{"type":"analyse","fen":"…","rules":"…"}` (replaces whatever the
+//! connection was analysing), `{"type":"stop"}`, `{"type":"ping"}`. Server → client: `{"type":"info", …}`
+//! after each completed depth (see [`Info`]), `{"type":"done","fen":…}` when the position's time is used up,
+//! `{"type":"error","message":…}` for a refused request (bad position, engine busy), `{"type":"pong"}`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use governor::{DefaultDirectRateLimiter, RateLimiter};
+use jungle_rules::{Game, Move, Notation, Position, Rules, Side};
+use jungle_search::{Engine, EngineOptions, Limits, Score, SearchInfo, StopHandle};
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use axum::Json;
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+
+use crate::AppState;
+use crate::engine::EnginePool;
+use crate::guard::Client;
+use crate::http::{
+    ApiError, MAX_WS_FRAME, WS_READ_BUFFER, find_room, open_connection, origin_allowed,
+};
+use crate::hub::{Hub, MAX_TEXT};
+use crate::protocol::{MAX_MESSAGE_BYTES, ServerMessage};
+use crate::ws::{FLOOD_MESSAGE, Incoming};
+
+/// One engine job of an analysis.
+pub const ANALYSIS_SLICE: Duration = Duration::from_millis(1000);
+/// How long one position is analysed at most; the last line then stays on the page.
+pub const ANALYSIS_LIMIT: Duration = Duration::from_secs(20);
+/// The transposition table of each running analysis (it lives as long as the position is analysed).
+const ANALYSIS_HASH_MB: usize = 8;
+/// Depth reports of one position waiting to be sent; more are dropped (the next one supersedes them).
+const PENDING_INFOS: usize = 32;
+
+/// What a page may send on the analysis socket.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum AnalysisRequest {
+    Analyse { fen: String, rules: String },
+    Stop,
+    Ping,
+}
+
+/// What the server sends on the analysis socket besides errors and pongs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Report {
+    Info(Info),
+    /// The position's time is used up: the last report stands.
+    Done {
+        fen: String,
+    },
+}
+
+impl Report {
+    fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("reports are plain data")
+    }
+}
+
+/// An error reply.
+fn error_json(message: &str) -> String {
+    ServerMessage::Error { message }.to_json()
+}
+
+/// The engine's view of the analysed position after a completed depth, from Blue's point of view.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Info {
+    /// The position analysed (as sent back by the server: canonical FEN), so a page can drop stale reports.
+    pub fen: String,
+    pub depth: u32,
+    /// Centipawns (a Cat is about 200), positive when Blue is better; `None` with a forced result or when the
+    /// game is over.
+    pub score_cp: Option<i32>,
+    /// Plies to a forced win: positive Blue wins, negative Red wins.
+    pub mate_plies: Option<i32>,
+    pub nodes: u64,
+    /// The best move and the principal variation in coordinates (`a3a4`), and the line in animal notation.
+    pub best: Option<String>,
+    pub pv: Vec<String>,
+    pub line: Vec<String>,
+}
+
+/// A score for the side to move turned to Blue's point of view: `(centipawns, mate plies)`.
+pub fn blue_view(score: Score, side_to_move: Side) -> (Option<i32>, Option<i32>) {
+    let sign = if side_to_move == Side::Blue { 1 } else { -1 };
+    match score {
+        Score::Cp(cp) => (Some(sign * cp), None),
+        Score::Mate(n) => (None, Some(sign * n)),
+    }
+}
+
+/// The moves of a line from `position`, in animal notation.
+fn animal_line(position: &Position, pv: &[Move]) -> Vec<String> {
+    let mut position = *position;
+    pv.iter()
+        .map(|&m| {
+            let text = Notation::Animal.write(&position, m);
+            position = position.after(m);
+            text
+        })
+        .collect()
+}
+
+/// Reads the position a page asks about.
+///
+/// # Errors
+/// A message naming what is wrong with the rules or the FEN.
+pub fn read_position(fen: &str, rules: &str) -> Result<Game, String> {
+    if fen.len() > MAX_TEXT || rules.len() > MAX_TEXT {
+        return Err(format!(
+            "the FEN and the rules are at most {MAX_TEXT} characters each"
+        ));
+    }
+    let rules: Rules = rules.trim().parse().map_err(|e| format!("rules: {e}"))?;
+    let position = Position::from_fen(fen.trim(), &rules).map_err(|e| format!("position: {e}"))?;
+    Ok(Game::from_position(rules, position))
+}
+
+/// A running analysis of one position.
+struct Running {
+    task: JoinHandle<()>,
+    stop: StopHandle,
+}
+
+impl Running {
+    /// Ends it: the search stops at once and its thread goes back to the line.
+    fn end(self) {
+        self.stop.stop();
+        self.task.abort();
+    }
+}
+
+/// Serves one analysis connection until either side closes it, nothing arrives for the idle limit, or the
+/// client floods it. At most one analysis runs per connection: a new position replaces the old one.
+pub async fn serve_analysis<Tx, Rx>(hub: Arc<Hub>, mut tx: Tx, mut rx: Rx)
+where
+    Tx: Sink<String> + Unpin,
+    Rx: Stream<Item = Incoming> + Unpin,
+{
+    let idle = hub.limits.connection_idle;
+    let per_minute = hub.limits.messages_per_minute;
+    let flood: DefaultDirectRateLimiter = RateLimiter::direct(
+        crate::rate::per_minute(per_minute).allow_burst(
+            std::num::NonZeroU32::new((per_minute / 10).max(1))
+                .unwrap_or(std::num::NonZeroU32::MIN),
+        ),
+    );
+    let (reports, mut outgoing) = mpsc::channel::<(u64, String)>(PENDING_INFOS);
+    let mut running: Option<Running> = None;
+    // Each analysis has a number; reports of a replaced one that were already on their way are dropped.
+    let mut generation = 0u64;
+    let mut heard = Instant::now();
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep_until(heard + idle) => break,
+            report = outgoing.recv() => {
+                let Some((of, text)) = report else { break };
+                if of == generation && tx.send(text).await.is_err() {
+                    break;
+                }
+            }
+            frame = rx.next() => {
+                heard = Instant::now();
+                if frame.is_some() && flood.check().is_err() {
+                    let _ = tx.send(error_json(FLOOD_MESSAGE)).await;
+                    break;
+                }
+                let text = match frame {
+                    None | Some(Incoming::Broken) => break,
+                    Some(Incoming::Binary) => {
+                        let _ = tx.send(error_json("binary messages are not accepted; send JSON text")).await;
+                        continue;
+                    }
+                    Some(Incoming::Text(text)) => text,
+                };
+                let request = if text.len() > MAX_MESSAGE_BYTES {
+                    Err(format!("message of {} bytes is too large (at most {MAX_MESSAGE_BYTES})", text.len()))
+                } else {
+                    serde_json::from_str::<AnalysisRequest>(&text).map_err(|e| format!("unreadable message: {e}"))
+                };
+                let reply = match request {
+                    Ok(AnalysisRequest::Ping) => Some(ServerMessage::Pong.to_json()),
+                    Ok(AnalysisRequest::Stop) => {
+                        generation += 1;
+                        if let Some(old) = running.take() {
+                            old.end();
+                        }
+                        None
+                    }
+                    Ok(AnalysisRequest::Analyse { fen, rules }) => {
+                        generation += 1;
+                        if let Some(old) = running.take() {
+                            old.end();
+                        }
+                        match start(&hub, &fen, &rules, generation, reports.clone()) {
+                            Ok(started) => {
+                                running = Some(started);
+                                None
+                            }
+                            Err(message) => Some(error_json(&message)),
+                        }
+                    }
+                    Err(message) => Some(error_json(&message)),
+                };
+                if let Some(reply) = reply
+                    && tx.send(reply).await.is_err()
+                {
+                    break;
+                }
+            }
+        }
+    }
+    if let Some(running) = running {
+        running.end();
+    }
+}
+
+/// Starts analysing a position; its reports go to `reports` tagged with `generation`.
+fn start(
+    hub: &Hub,
+    fen: &str,
+    rules: &str,
+    generation: u64,
+    reports: mpsc::Sender<(u64, String)>,
+) -> Result<Running, String> {
+    let game = read_position(fen, rules)?;
+    hub.engine_has_room().map_err(|e| e.to_string())?;
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: ANALYSIS_HASH_MB,
+        move_overhead_ms: 0,
+        ..EngineOptions::default()
+    });
+    engine.set_game(&game);
+    let stop = engine.stop_handle();
+    let task = tokio::spawn(analyse_continuously(
+        hub.engine.clone(),
+        engine,
+        game,
+        move |text| {
+            // A full queue means the page is far behind: this report is superseded by the next anyway.
+            let _ = reports.try_send((generation, text));
+        },
+    ));
+    Ok(Running { task, stop })
+}
+
+/// Searches `game`'s position slice after slice (keeping the engine's table, so each slice goes deeper than
+/// the last) until [`ANALYSIS_LIMIT`], reporting every depth at least as deep as any reported before, then
+/// `done`.
+async fn analyse_continuously(
+    pool: EnginePool,
+    engine: Engine,
+    game: Game,
+    report: impl Fn(String) + Send + Sync + Clone + 'static,
+) {
+    let position = *game.position();
+    let fen = jungle_rules::fen::to_fen(&position);
+    let done = Report::Done { fen: fen.clone() }.to_json();
+    if game.is_over() || game.legal_moves().is_empty() {
+        report(
+            Report::Info(Info {
+                fen,
+                depth: 0,
+                score_cp: None,
+                mate_plies: None,
+                nodes: 0,
+                best: None,
+                pv: Vec::new(),
+                line: Vec::new(),
+            })
+            .to_json(),
+        );
+        report(done);
+        return;
+    }
+    let mut engine = Some(engine);
+    let deepest = Arc::new(std::sync::atomic::AtomicU32::new(0));
+    let mut spent = Duration::ZERO;
+    while spent < ANALYSIS_LIMIT {
+        let Some(mut searching) = engine.take() else {
+            return;
+        };
+        let slice = ANALYSIS_SLICE.min(ANALYSIS_LIMIT - spent);
+        let (report, deepest, fen) = (report.clone(), deepest.clone(), fen.clone());
+        let Some((back, started)) = pool
+            .run(slice, move || {
+                searching.go(&Limits::movetime(slice), &mut |info: &SearchInfo| {
+                    if info.depth < deepest.load(std::sync::atomic::Ordering::Relaxed) {
+                        return;
+                    }
+                    deepest.store(info.depth, std::sync::atomic::Ordering::Relaxed);
+                    let (score_cp, mate_plies) = blue_view(info.score, position.side_to_move());
+                    let text = Report::Info(Info {
+                        fen: fen.clone(),
+                        depth: info.depth,
+                        score_cp,
+                        mate_plies,
+                        nodes: info.nodes,
+                        best: info.pv.first().map(Move::to_string),
+                        pv: info.pv.iter().map(Move::to_string).collect(),
+                        line: animal_line(&position, &info.pv),
+                    })
+                    .to_json();
+                    report(text);
+                });
+                searching
+            })
+            .await
+        else {
+            return;
+        };
+        spent += started.elapsed().max(slice / 4);
+        engine = Some(back);
+    }
+    report(done);
+}
+
+/// How many nodes the engine searches on each position of a game for its evaluation graph: small enough for
+/// a long game to take seconds, large enough to see what a move loses.
+pub const GRAPH_NODES: u64 = 20_000;
+/// The positions of one graph engine job.
+const GRAPH_SLICE_POSITIONS: usize = 40;
+/// The most positions a graph covers (the start and the first moves of a longer game).
+pub const GRAPH_MAX_POSITIONS: usize = 1000;
+/// A drop of at least this much (centipawns, for the side that moved) marks a move a mistake…
+pub const MISTAKE_CP: i32 = 100;
+/// …and at least this much a blunder.
+pub const BLUNDER_CP: i32 = 300;
+/// Scores are clamped to ± this in the graph and for mistakes: a won position that stays won is no mistake,
+/// and a forced win counts as this much.
+pub const GRAPH_CLAMP_CP: i32 = 1000;
+
+/// One position of the graph, from Blue's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Point {
+    pub score_cp: Option<i32>,
+    pub mate_plies: Option<i32>,
+    /// The score clamped to ±[`GRAPH_CLAMP_CP`] (forced wins at the clamp); `None` when the game is over.
+    pub value: Option<i32>,
+}
+
+/// A move that lost at least [`MISTAKE_CP`] for its mover.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Mistake {
+    /// The move's index (0 for the first move): it leads from position `ply` to `ply + 1`.
+    pub ply: usize,
+    pub side: &'static str,
+    pub mv: String,
+    /// Centipawns lost, for the mover.
+    pub drop: i32,
+    /// `"mistake"` or `"blunder"`.
+    pub kind: &'static str,
+}
+
+/// The evaluation graph of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Graph {
+    pub nodes_per_position: u64,
+    pub mistake_cp: i32,
+    pub blunder_cp: i32,
+    /// One point per position evaluated, from the start.
+    pub points: Vec<Point>,
+    pub mistakes: Vec<Mistake>,
+}
+
+/// The value of a score for the graph: clamped, forced wins at the clamp.
+fn clamped(point: &Point) -> Option<i32> {
+    match (point.score_cp, point.mate_plies) {
+        (Some(cp), _) => Some(cp.clamp(-GRAPH_CLAMP_CP, GRAPH_CLAMP_CP)),
+        (None, Some(n)) if n > 0 => Some(GRAPH_CLAMP_CP),
+        (None, Some(_)) => Some(-GRAPH_CLAMP_CP),
+        (None, None) => None,
+    }
+}
+
+/// The moves that lost at least [`MISTAKE_CP`] for their mover. A move that ends the game is judged by the
+/// result: a win is worth the clamp, a draw 0.
+pub fn find_mistakes(game: &Game, points: &[Point]) -> Vec<Mistake> {
+    let mut mistakes = Vec::new();
+    let positions = game.positions();
+    for (ply, &m) in game.moves().iter().enumerate() {
+        let (Some(before), Some(after)) = (points.get(ply), points.get(ply + 1)) else {
+            break;
+        };
+        let mover = positions[ply].side_to_move();
+        let after_value = after.value.or_else(|| {
+            // The game ended with this move: the board's result.
+            positions[ply + 1]
+                .outcome(game.rules())
+                .map(|o| match o.winner {
+                    Some(Side::Blue) => GRAPH_CLAMP_CP,
+                    Some(Side::Red) => -GRAPH_CLAMP_CP,
+                    None => 0,
+                })
+        });
+        let (Some(before), Some(after)) = (before.value, after_value) else {
+            continue;
+        };
+        let sign = if mover == Side::Blue { 1 } else { -1 };
+        let drop = sign * (before - after);
+        if drop >= MISTAKE_CP {
+            mistakes.push(Mistake {
+                ply,
+                side: crate::side_name(mover),
+                mv: Notation::Animal.write(&positions[ply], m),
+                drop,
+                kind: if drop >= BLUNDER_CP {
+                    "blunder"
+                } else {
+                    "mistake"
+                },
+            });
+        }
+    }
+    mistakes
+}
+
+/// Evaluates every position of `game` (up to [`GRAPH_MAX_POSITIONS`]) at [`GRAPH_NODES`] nodes, in slices
+/// through the engine's line, and marks the mistakes. `None` when the engine is gone (shutting down).
+pub async fn graph(pool: &EnginePool, game: &Game) -> Option<Graph> {
+    // Rebuilt from the moves alone: the engine judges the board, not a resignation or a flag.
+    let mut replay = Game::from_position(game.rules().clone(), *game.start_position());
+    for &m in game.moves() {
+        if replay.play(m).is_err() {
+            break;
+        }
+    }
+    let total = (replay.moves().len() + 1).min(GRAPH_MAX_POSITIONS);
+    let mut engine = Engine::new(EngineOptions {
+        hash_mb: ANALYSIS_HASH_MB,
+        ..EngineOptions::default()
+    });
+    let mut points = Vec::with_capacity(total);
+    let estimate = Duration::from_millis(GRAPH_SLICE_POSITIONS as u64 * 10);
+    while points.len() < total {
+        let from = points.len();
+        let to = (from + GRAPH_SLICE_POSITIONS).min(total);
+        let job = replay.clone();
+        let (slice, back) = pool
+            .run(estimate, move || {
+                let slice: Vec<Point> = (from..to)
+                    .map(|i| evaluate_ply(&mut engine, &job, i))
+                    .collect();
+                (slice, engine)
+            })
+            .await?
+            .0;
+        points.extend(slice);
+        engine = back;
+    }
+    let mistakes = find_mistakes(&replay, &points);
+    Some(Graph {
+        nodes_per_position: GRAPH_NODES,
+        mistake_cp: MISTAKE_CP,
+        blunder_cp: BLUNDER_CP,
+        points,
+        mistakes,
+    })
+}
+
+/// The engine's score of position `ply` of `game` at [`GRAPH_NODES`] nodes, with the game's history (so
+/// repetitions count).
+fn evaluate_ply(engine: &mut Engine, game: &Game, ply: usize) -> Point {
+    let mut prefix = Game::from_position(game.rules().clone(), *game.start_position());
+    for &m in &game.moves()[..ply] {
+        let _ = prefix.play(m);
+    }
+    if prefix.is_over() {
+        return Point {
+            score_cp: None,
+            mate_plies: None,
+            value: None,
+        };
+    }
+    engine.set_game(&prefix);
+    let result = engine.go(&Limits::nodes(GRAPH_NODES), &mut |_| {});
+    let (score_cp, mate_plies) = blue_view(result.score, prefix.side_to_move());
+    let mut point = Point {
+        score_cp,
+        mate_plies,
+        value: None,
+    };
+    point.value = clamped(&point);
+    point
+}
+
+/// `GET /ws/analysis`: the analysis socket (same origin and connection limits as a game's socket).
+pub(crate) async fn socket(
+    State(hub): State<AppState>,
+    Client(client): Client,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    if !origin_allowed(&headers, hub.public_origin.as_deref()) {
+        return Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "cross-site websocket refused".into(),
+        ));
+    }
+    let place = open_connection(&hub, client)?;
+    Ok(upgrade
+        .max_message_size(MAX_WS_FRAME)
+        .max_frame_size(MAX_WS_FRAME)
+        .read_buffer_size(WS_READ_BUFFER)
+        .write_buffer_size(0)
+        .on_upgrade(move |socket: WebSocket| async move {
+            let _place = place;
+            let (sink, stream) = socket.split();
+            let tx = Box::pin(sink.with(|text: String| async move {
+                Ok::<_, axum::Error>(Message::Text(text.into()))
+            }));
+            let rx = Box::pin(stream.filter_map(|frame| async move {
+                match frame {
+                    Ok(Message::Text(text)) => Some(Incoming::Text(text.to_string())),
+                    Ok(Message::Binary(_)) => Some(Incoming::Binary),
+                    Ok(Message::Ping(_) | Message::Pong(_)) => None,
+                    Ok(Message::Close(_)) | Err(_) => Some(Incoming::Broken),
+                }
+            }));
+            serve_analysis(hub, tx, rx).await;
+        }))
+}
+
+/// `GET /api/games/ID/evaluations`: the game's [`Graph`].
+pub(crate) async fn evaluations(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Graph>, ApiError> {
+    let room = find_room(&hub, &id)?;
+    hub.engine_has_room()?;
+    let game = room.lock().game.clone();
+    let graph = graph(&hub.engine, &game).await.ok_or_else(|| {
+        ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the engine is not available".into(),
+        )
+    })?;
+    Ok(Json(graph))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(cp: i32) -> Point {
+        let mut p = Point {
+            score_cp: Some(cp),
+            mate_plies: None,
+            value: None,
+        };
+        p.value = clamped(&p);
+        p
+    }
+
+    #[test]
+    fn a_drop_for_the_mover_is_a_mistake_whichever_side_moved() {
+        let mut game = Game::new(Rules::default());
+        for m in ["a3a4", "a7a6", "g3g4"] {
+            game.play_text(m).unwrap();
+        }
+        // Blue's first move loses 150 (mistake), Red's reply loses 400 for Red (blunder: Blue's score rises),
+        // Blue's second move changes nothing.
+        let points = [point(0), point(-150), point(250), point(260)];
+        let mistakes = find_mistakes(&game, &points);
+        assert_eq!(
+            mistakes,
+            vec![
+                Mistake {
+                    ply: 0,
+                    side: "blue",
+                    mv: "Ea3-a4".into(),
+                    drop: 150,
+                    kind: "mistake"
+                },
+                Mistake {
+                    ply: 1,
+                    side: "red",
+                    mv: "Ra7-a6".into(),
+                    drop: 400,
+                    kind: "blunder"
+                },
+            ]
+        );
+        // Inside a won position nothing is a mistake: scores are clamped.
+        let won = [point(5000), point(2000), point(3000), point(1500)];
+        assert!(find_mistakes(&game, &won).is_empty());
+        // A forced win counts as the clamp.
+        let mate = Point {
+            score_cp: None,
+            mate_plies: Some(-7),
+            value: None,
+        };
+        assert_eq!(clamped(&mate), Some(-GRAPH_CLAMP_CP));
+    }
+
+    #[test]
+    fn positions_are_read_with_errors_that_say_what_is_wrong() {
+        assert!(read_position(jungle_rules::START_FEN, "standard").is_ok());
+        assert!(
+            read_position(jungle_rules::START_FEN, "nonsense=1")
+                .unwrap_err()
+                .starts_with("rules:")
+        );
+        assert!(
+            read_position("7/7/7 w", "standard")
+                .unwrap_err()
+                .starts_with("position:")
+        );
+    }
+
+    #[test]
+    fn lines_are_written_with_their_animals() {
+        let position = Position::start(&Rules::default());
+        let pv = [
+            Move::new(jungle_rules::Square::A3, jungle_rules::Square::A4),
+            Move::new(jungle_rules::Square::A7, jungle_rules::Square::A6),
+        ];
+        assert_eq!(animal_line(&position, &pv), ["Ea3-a4", "Ra7-a6"]);
+    }
+}
