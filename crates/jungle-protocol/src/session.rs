@@ -250,6 +250,23 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
                 Ok(())
             }
             "tablebasepath" => self.set_tablebase_path(value),
+            "use nnue" => match value.to_ascii_lowercase().as_str() {
+                on @ ("true" | "false") => {
+                    self.options.use_nnue = on == "true";
+                    self.report_network_error()
+                }
+                _ => Err(format!(
+                    "option \"{name}\" is true or false, not \"{value}\""
+                )),
+            },
+            "evalfile" => {
+                self.options.eval_file = if value.is_empty() || value == "<empty>" {
+                    None
+                } else {
+                    Some(std::path::PathBuf::from(value))
+                };
+                self.report_network_error()
+            }
             "uci_variant" if value.eq_ignore_ascii_case("jungle") => Ok(()),
             "uci_variant" => Err(format!(
                 "variant \"{value}\" is not supported (only jungle)"
@@ -263,7 +280,7 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
                 Err(e) => Err(e.to_string()),
             },
             _ => Err(format!(
-                "unknown option \"{name}\" (options: Hash, Threads, MultiPV, Skill Level, Move Overhead, Clear Hash, Rules, TablebasePath, UCI_Variant)"
+                "unknown option \"{name}\" (options: Hash, Threads, MultiPV, Skill Level, Move Overhead, Clear Hash, Rules, TablebasePath, Use NNUE, EvalFile, UCI_Variant)"
             )),
         };
         match result {
@@ -288,6 +305,15 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
         let engine = self.take_engine();
         engine.set_game(&game);
         engine.take_tablebase_error().map_or(Ok(()), Err)
+    }
+
+    /// After `Use NNUE` or `EvalFile`: a net file that cannot be read is reported (the engine then evaluates
+    /// by hand). While a search runs, the next search applies the options and reports.
+    fn report_network_error(&mut self) -> Result<(), String> {
+        if self.is_busy() {
+            return Ok(());
+        }
+        self.take_engine().take_network_error().map_or(Ok(()), Err)
     }
 
     /// Sets the game; on any error the previous game stays and the reason is reported.
@@ -339,9 +365,13 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
         let Some(mut engine) = self.engine.take() else {
             unreachable!("take_engine leaves an engine");
         };
-        for notice in [engine.take_hash_notice(), engine.take_tablebase_error()]
-            .into_iter()
-            .flatten()
+        for notice in [
+            engine.take_hash_notice(),
+            engine.take_tablebase_error(),
+            engine.take_network_error(),
+        ]
+        .into_iter()
+        .flatten()
         {
             self.info_string(notice)?;
         }
@@ -365,9 +395,17 @@ impl<R: BufRead, W: Write + Send + 'static> Session<R, W> {
         self.say(&Response::Text(draw(&self.game, &self.rules)))
     }
 
-    /// The static evaluation, by an evaluator of its own: answered at once, even while a job runs.
-    fn eval(&self) -> io::Result<()> {
-        let score = jungle_search::Evaluator::new(&self.rules).evaluate(self.game.position());
+    /// `eval`: the engine's static evaluation (the learned net's when it is in use for these rules; the
+    /// hand-written one while a search runs).
+    fn eval(&mut self) -> io::Result<()> {
+        let score = if self.is_busy() {
+            jungle_search::Evaluator::new(&self.rules).evaluate(self.game.position())
+        } else {
+            let game = self.game.clone();
+            let engine = self.take_engine();
+            engine.set_game(&game);
+            engine.evaluate()
+        };
         let side = self.game.side_to_move();
         self.say(&Response::Text(format!(
             "Evaluation: {score} (centipawns, {side} to move's view)"
@@ -537,6 +575,18 @@ pub fn option_specs() -> Vec<OptionSpec> {
         },
         OptionSpec {
             name: "TablebasePath".to_string(),
+            kind: OptionKind::Str {
+                default: String::new(),
+            },
+        },
+        OptionSpec {
+            name: "Use NNUE".to_string(),
+            kind: OptionKind::Check {
+                default: d.use_nnue,
+            },
+        },
+        OptionSpec {
+            name: "EvalFile".to_string(),
             kind: OptionKind::Str {
                 default: String::new(),
             },

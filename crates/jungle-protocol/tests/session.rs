@@ -41,6 +41,8 @@ fn handshake_announces_identity_and_options() {
         "Move Overhead",
         "Rules",
         "TablebasePath",
+        "Use NNUE",
+        "EvalFile",
         "UCI_Variant",
     ] {
         assert!(
@@ -258,6 +260,41 @@ fn an_unusable_tablebase_path_is_reported_and_the_engine_plays_on() {
         "{lines:?}"
     );
     assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
+}
+
+/// `Use NNUE` switches `eval` (and the search) to the learned net under the standard rules, not under others;
+/// an unreadable `EvalFile` is reported and the hand-written evaluation stays.
+#[test]
+fn use_nnue_switches_the_evaluation_and_a_bad_eval_file_is_reported() {
+    let fen = "l4ct/1d5/rp2w1e/7/7/7/2P2R1/ECW2D1/T5L b 9 5";
+    let evaluation = |script: &str| -> Vec<String> {
+        run(script)
+            .into_iter()
+            .filter(|l| l.starts_with("Evaluation:") || l.starts_with("info string"))
+            .collect()
+    };
+    let hand = evaluation(&format!("position fen {fen}\neval\n"));
+    let net = evaluation(&format!(
+        "setoption name Use NNUE value true\nposition fen {fen}\neval\n"
+    ));
+    assert_eq!(hand.len(), 1, "{hand:?}");
+    assert_ne!(hand, net);
+    let modern = |extra: &str| {
+        evaluation(&format!(
+            "setoption name Rules value modern\n{extra}position fen {fen}\neval\n"
+        ))
+    };
+    assert_eq!(modern(""), modern("setoption name Use NNUE value true\n"));
+    let bad = evaluation(&format!(
+        "setoption name Use NNUE value true\nsetoption name EvalFile value /no/such/net.nnue\nposition fen {fen}\neval\n"
+    ));
+    assert!(
+        bad[0].starts_with("info string") && bad[0].contains("/no/such/net.nnue"),
+        "{bad:?}"
+    );
+    assert_eq!(bad[1..], hand[..]);
+    let lines = run("setoption name Use NNUE value maybe\n");
+    assert!(lines[0].contains("true or false"), "{lines:?}");
 }
 
 #[test]

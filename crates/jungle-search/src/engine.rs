@@ -10,6 +10,8 @@ use jungle_tb::Tablebases;
 
 use crate::eval::Evaluator;
 use crate::iterate::{IterationPlan, internal_to_score};
+use crate::nnue::Network;
+use crate::nnue::stack::AccumulatorStack;
 use crate::search::{Control, Features, MAX_PLY, Worker};
 use crate::skill::{Random, Skill};
 use crate::tablebase;
@@ -48,6 +50,10 @@ pub struct Engine {
     /// Why the transposition table is smaller than `options.hash_mb`, until [`Engine::take_hash_notice`]
     /// reports it.
     hash_notice: Option<String>,
+    /// The learned net of the options (`use_nnue`, `eval_file`), whatever the game's rules.
+    network: Option<Arc<Network>>,
+    /// Why the net of the options could not be read, until [`Engine::take_network_error`] reports it.
+    network_error: Option<String>,
 }
 
 impl Engine {
@@ -70,9 +76,12 @@ impl Engine {
             tablebases_for: None,
             tablebase_error: None,
             hash_notice,
+            network: None,
+            network_error: None,
         };
         engine.resize_workers();
         engine.open_tablebases();
+        engine.load_network();
         engine
     }
 
@@ -97,9 +106,66 @@ impl Engine {
                 w.tt = Arc::clone(&self.tt);
             }
         }
+        let net_changed = (options.use_nnue, &options.eval_file)
+            != (self.options.use_nnue, &self.options.eval_file);
         self.options = options;
         self.resize_workers();
         self.open_tablebases();
+        if net_changed {
+            self.load_network();
+        }
+    }
+
+    /// Reads the net the options ask for. A file that cannot be used leaves the hand-written evaluation in
+    /// use and the reason in [`Engine::take_network_error`].
+    fn load_network(&mut self) {
+        self.network = None;
+        self.network_error = None;
+        if self.options.use_nnue {
+            match &self.options.eval_file {
+                None => self.network = Some(Network::embedded()),
+                Some(path) => match Network::load(path) {
+                    Ok(net) => self.network = Some(Arc::new(net)),
+                    Err(e) => {
+                        self.network_error = Some(format!(
+                            "EvalFile \"{}\" not used ({e}): evaluating by hand",
+                            path.display()
+                        ));
+                    }
+                },
+            }
+        }
+        // Stored static evaluations came from the other evaluation.
+        self.tt.clear();
+    }
+
+    /// Why the `eval_file` option's net is not in use, once per failed reading.
+    pub fn take_network_error(&mut self) -> Option<String> {
+        self.network_error.take()
+    }
+
+    /// The learned net evaluating the current game: the options' net if it was trained for the game's rules.
+    pub fn active_network(&self) -> Option<&Arc<Network>> {
+        self.network
+            .as_ref()
+            .filter(|net| net.rules() == self.game.rules())
+    }
+
+    /// Gives each search thread the accumulators of the active net (kept when the net is the same).
+    fn share_network(&mut self) {
+        let net = self.active_network().cloned();
+        for w in &mut self.workers {
+            let same = match (&w.nnue, &net) {
+                (Some(stack), Some(net)) => Arc::ptr_eq(stack.network(), net),
+                (None, None) => true,
+                _ => false,
+            };
+            if !same {
+                w.nnue = net
+                    .as_ref()
+                    .map(|net| AccumulatorStack::new(Arc::clone(net), MAX_PLY + 2));
+            }
+        }
     }
 
     /// Opens (or closes) the tables for the current option and rules, when either changed. A directory that
@@ -210,7 +276,10 @@ impl Engine {
 
     /// The static evaluation of the current position from the side to move's point of view.
     pub fn evaluate(&self) -> i32 {
-        self.eval.evaluate(self.game.position())
+        match self.active_network() {
+            Some(net) => net.evaluate(self.game.position()),
+            None => self.eval.evaluate(self.game.position()),
+        }
     }
 
     /// Searches the current position within the limits, calling `on_info` after each completed depth (and
@@ -258,6 +327,7 @@ impl Engine {
         );
 
         self.tt.new_search();
+        self.share_network();
         self.nodes.store(0, Ordering::SeqCst);
         let hashes: Vec<u64> = self.game.positions().iter().map(|p| p.hash()).collect();
         for w in &mut self.workers {

@@ -14,6 +14,7 @@ use jungle_tb::Tablebases;
 
 use crate::eval::Evaluator;
 use crate::movepick::{History, MovePicker, Wanted};
+use crate::nnue::stack::AccumulatorStack;
 use crate::tablebase;
 use crate::tt::{Bound, TranspositionTable};
 
@@ -136,6 +137,8 @@ pub(crate) struct Worker {
     /// Endgame tables probed below the root, and the most pieces they cover (0 without tables).
     tablebases: Option<Arc<Tablebases>>,
     tablebase_pieces: u32,
+    /// The learned evaluation's accumulators, when it is in use (else the hand-written evaluation).
+    pub(crate) nnue: Option<AccumulatorStack>,
 }
 
 impl std::fmt::Debug for Worker {
@@ -185,6 +188,7 @@ impl Worker {
             root_best: None,
             tablebases: None,
             tablebase_pieces: 0,
+            nnue: None,
         }
     }
 
@@ -359,6 +363,9 @@ impl Worker {
         let root = ply == 0;
         self.pv_len[ply] = ply;
         let us = pos.side_to_move();
+        if root {
+            self.nnue_root(pos);
+        }
 
         // Step 1. Decided positions: lost already, or won next move by entering the den.
         if self.lost_already(pos, us) {
@@ -376,7 +383,7 @@ impl Worker {
             return 0;
         }
         if ply >= MAX_PLY {
-            return self.eval.evaluate(pos);
+            return self.static_eval(pos, ply);
         }
         self.seldepth = self.seldepth.max(ply);
 
@@ -447,7 +454,7 @@ impl Worker {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            entry.map_or_else(|| self.eval.evaluate(pos), |e| e.eval)
+            entry.map_or_else(|| self.static_eval(pos, ply), |e| e.eval)
         };
         let guarded = self.features.guarded_pruning;
         let danger = guarded && self.eval.den_in_danger(pos, us);
@@ -471,6 +478,7 @@ impl Worker {
             {
                 let r = 3 + depth / 4;
                 let passed = pos.after_null_move();
+                self.nnue_push(ply + 1, pos, None);
                 self.hashes.push(0);
                 let score = -self.search(
                     &passed,
@@ -555,6 +563,7 @@ impl Worker {
             }
 
             let child = pos.after(m);
+            self.nnue_push(ply + 1, pos, Some(m));
             self.hashes.push(child.hash());
             let mut score;
             if searched == 0 {
@@ -707,7 +716,7 @@ impl Worker {
             return 0;
         }
         if ply >= MAX_PLY {
-            return self.eval.evaluate(pos);
+            return self.static_eval(pos, ply);
         }
         let threats = if self.quiet_plies_left(pos, 2) {
             Self::den_threats(pos, us)
@@ -728,7 +737,7 @@ impl Worker {
             if options.quiet_ply_limit != 0 && pos.quiet_plies() >= options.quiet_ply_limit {
                 return 0;
             }
-            let stand_pat = self.eval.evaluate(pos);
+            let stand_pat = self.static_eval(pos, ply);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -757,6 +766,7 @@ impl Worker {
         }
         while let Some((m, _)) = picker.next() {
             let child = pos.after(m);
+            self.nnue_push(ply + 1, pos, Some(m));
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, qply + 1);
             if self.stopped() {
                 return 0;

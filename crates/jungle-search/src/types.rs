@@ -24,6 +24,11 @@ pub struct EngineOptions {
     /// A directory of endgame tables (`jungle tb generate`) made under the game's rules: probed at the root
     /// and inside the search. `None`: no tables.
     pub tablebase_path: Option<PathBuf>,
+    /// Evaluate with the learned net ([`crate::nnue`]) for the rules it was trained on; the hand-written
+    /// evaluation otherwise (and for every rule set when `false`).
+    pub use_nnue: bool,
+    /// The net file to use instead of the one built in (`None`: the built-in net).
+    pub eval_file: Option<PathBuf>,
 }
 
 impl Default for EngineOptions {
@@ -35,6 +40,8 @@ impl Default for EngineOptions {
             skill_level: crate::skill::MAX_LEVEL,
             move_overhead_ms: 30,
             tablebase_path: None,
+            use_nnue: false,
+            eval_file: None,
         }
     }
 }

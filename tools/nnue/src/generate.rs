@@ -1,0 +1,161 @@
+//! `nnue gen`: training positions from self-play at a fixed node budget.
+//!
+//! Each game starts from a random balanced-enough opening (a few random plies, chosen by a seeded generator so
+//! the same command writes the same file), then the engine plays both sides with one thread at `nodes` nodes
+//! per move (node-limited, so the machine's load cannot change a game). A position is written when its score is
+//! not a forced result and the move found is quiet (no capture): the net should learn what a quiet position is
+//! worth, the search handles the tactics. With `--tb DIR`, positions the tables cover are labelled with the
+//! tables' exact result instead.
+//!
+//! Line format: `RESULT SCORE FEN` with RESULT the game's result for the side to move (1, 0.5, 0) and SCORE the
+//! search's score in centipawns for the side to move.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::mpsc;
+
+use jungle_rules::{Game, Position, Rules, Side};
+use jungle_search::{Engine, EngineOptions, Limits, Score};
+use jungle_tb::{Tablebases, Wdl};
+
+use crate::rng::Rng;
+
+/// Score written for a table win (and its negation for a loss): what the tables know for certain.
+pub const TABLE_WIN_CP: i32 = 2000;
+
+#[derive(Clone, Debug)]
+pub struct GenOptions {
+    pub games: usize,
+    pub nodes: u64,
+    pub seed: u64,
+    pub jobs: usize,
+    pub rules: Rules,
+    pub tablebases: Option<PathBuf>,
+    pub out: PathBuf,
+}
+
+/// One training position before the game's result is known.
+struct Pending {
+    side: Side,
+    score: i32,
+    /// The tables' result for the side to move (1, 0.5, 0), when they cover the position.
+    exact: Option<f32>,
+    fen: String,
+}
+
+/// Plays game `index` and returns its lines.
+fn play_game(
+    index: usize,
+    options: &GenOptions,
+    engine: &mut Engine,
+    tables: Option<&Tablebases>,
+) -> Vec<String> {
+    let mut rng = Rng::new(options.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut game = Game::new(options.rules.clone());
+    for _ in 0..4 + rng.below(6) {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves.as_slice()[rng.below(moves.len())];
+        game.play(m).expect("a legal move");
+    }
+    engine.clear();
+    let mut pending = Vec::new();
+    while !game.is_over() && game.moves().len() < 400 {
+        engine.set_game(&game);
+        let result = engine.go(&Limits::nodes(options.nodes), &mut |_| {});
+        let Some(m) = result.best_move else { break };
+        let pos: &Position = game.position();
+        if let Score::Cp(cp) = result.score
+            && !pos.is_capture(m)
+        {
+            let exact = tables.and_then(|tb| tb.probe(pos)).map(|p| match p.wdl {
+                Wdl::Win => 1.0,
+                Wdl::Draw => 0.5,
+                Wdl::Loss => 0.0,
+            });
+            let score = exact.map_or(cp, |r| ((r - 0.5) * 2.0) as i32 * TABLE_WIN_CP);
+            pending.push(Pending {
+                side: pos.side_to_move(),
+                score,
+                exact,
+                fen: pos.to_string(),
+            });
+        }
+        game.play(m).expect("the engine's move is legal");
+    }
+    let winner = game.outcome().and_then(|o| o.winner);
+    pending
+        .into_iter()
+        .map(|p| {
+            let result = p.exact.unwrap_or(match winner {
+                Some(w) if w == p.side => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            });
+            format!("{result} {} {}", p.score, p.fen)
+        })
+        .collect()
+}
+
+/// Runs the self-play games on `jobs` threads and writes their positions in game order.
+pub fn generate(options: &GenOptions) -> Result<(), String> {
+    let tables = match &options.tablebases {
+        Some(dir) => Some(
+            Tablebases::open(dir, &options.rules)
+                .map_err(|e| format!("tablebases {}: {e}", dir.display()))?,
+        ),
+        None => None,
+    };
+    let file = std::fs::File::create(&options.out)
+        .map_err(|e| format!("{}: {e}", options.out.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    let (send, receive) = mpsc::channel::<(usize, Vec<String>)>();
+    let started = std::time::Instant::now();
+    std::thread::scope(|scope| -> Result<(), String> {
+        for job in 0..options.jobs {
+            let send = send.clone();
+            let tables = tables.as_ref();
+            scope.spawn(move || {
+                let mut engine = Engine::new(EngineOptions {
+                    hash_mb: 8,
+                    ..EngineOptions::default()
+                });
+                for index in (job..options.games).step_by(options.jobs) {
+                    let lines = play_game(index, options, &mut engine, tables);
+                    if send.send((index, lines)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(send);
+        // Games finish out of order; keep each until the ones before it are written.
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut next = 0;
+        let mut written = 0usize;
+        for (index, lines) in receive {
+            waiting.insert(index, lines);
+            while let Some(lines) = waiting.remove(&next) {
+                for line in &lines {
+                    writeln!(out, "{line}").map_err(|e| e.to_string())?;
+                }
+                written += lines.len();
+                next += 1;
+                if next.is_multiple_of(50) {
+                    eprintln!(
+                        "{next} games, {written} positions, {:.0} s",
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+            }
+        }
+        eprintln!(
+            "{next} games, {written} positions in {:.0} s",
+            started.elapsed().as_secs_f64()
+        );
+        Ok(())
+    })?;
+    out.flush().map_err(|e| e.to_string())
+}
