@@ -2,8 +2,8 @@
 //! `cargo run -p jungle-server --example screenshots -- [OUT_DIR]` (default `docs/screenshots`).
 //!
 //! Starts a server on a throwaway database, plays a few engine moves into a timed friend game, and
-//! photographs the home page, that game in progress (desktop and phone sizes) and its replay page with the
-//! engine's analysis, in English and in Chinese (`-zh`; Chinese text needs a CJK font such as
+//! photographs the home page, that game in progress (desktop and phone sizes), its replay page with the
+//! engine's analysis and the board editor, in English and in Chinese (`-zh`; Chinese text needs a CJK font such as
 //! `fonts-wqy-zenhei` or `fonts-noto-cjk`).
 
 #[path = "../tests/it/support/browser.rs"]
@@ -101,6 +101,7 @@ async fn main() {
     let replay = chrome
         .person(&format!("http://{addr}/replay/{}", room.id))
         .await;
+    let editor = chrome.person(&format!("http://{addr}/editor")).await;
     let phone = Chrome::launch("screenshots-phone", 390, 844).await;
     let small = phone.person(&game_url).await;
 
@@ -130,7 +131,17 @@ async fn main() {
         click(&replay, "#prev").await;
         click(&replay, "#analyse").await;
         wait_until(&replay, "!document.getElementById('analysis').hidden").await;
+        // The engine's first depths: the bar, the arrow and the line are drawn.
+        wait_until(
+            &replay,
+            "window.jungle.info && window.jungle.info.depth >= 6",
+        )
+        .await;
         shoot(&replay, &out.join(format!("replay{suffix}.png"))).await;
+
+        speak(&editor, lang).await;
+        wait_until(&editor, "document.body.dataset.valid === 'true'").await;
+        shoot(&editor, &out.join(format!("editor{suffix}.png"))).await;
 
         speak(&small, lang).await;
         wait_until(&small, "window.jungle && window.jungle.state").await;

@@ -3,10 +3,10 @@
 
 import { JungleBoard, parseFen } from "./board.js";
 import { $ } from "./dom.js";
+import { localise, t, tOr } from "./i18n.js";
 
 const START_FEN = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
 const LETTERS = "ELTPDWCR"; // strongest first, as the palette shows them
-const NAMES = { E: "Elephant", L: "Lion", T: "Tiger", P: "Leopard", D: "Dog", W: "Wolf", C: "Cat", R: "Rat" };
 const FILES = "abcdefg";
 
 const view = { pieces: {}, pick: "E", checked: null, fen: "", layout: null };
@@ -70,8 +70,8 @@ function changed() {
     board.set(view.fen, { legal: [], board: view.layout });
     $("verdict").className = "status valid";
     $("verdict").textContent = answer.over
-      ? `Valid, but the game is over: ${answer.over}`
-      : `Valid: ${answer.turn === "blue" ? "Blue" : "Red"} to move, ${answer.legal} legal moves`;
+      ? t("editor.over", { reason: tOr(`reason.${answer.over}`, answer.over) })
+      : t("editor.valid", { side: t(`side.${answer.turn}`), legal: answer.legal });
     $("play").disabled = Boolean(answer.over);
     $("study").disabled = false;
     document.body.dataset.valid = "true";
@@ -82,9 +82,9 @@ function buildPalette() {
   const palette = $("palette");
   const picks = [];
   for (const side of ["blue", "red"]) {
-    for (const letter of LETTERS) picks.push({ id: side === "blue" ? letter : letter.toLowerCase(), side, label: `${side === "blue" ? "Blue" : "Red"} ${NAMES[letter]}`, text: letter });
+    for (const letter of LETTERS) picks.push({ id: side === "blue" ? letter : letter.toLowerCase(), side, label: t("editor.piece", { side: t(`side.${side}`), animal: t(`animal.${letter.toLowerCase()}`) }), text: letter });
   }
-  picks.push({ id: "x", side: "none", label: "Eraser", text: "✕" });
+  picks.push({ id: "x", side: "none", label: t("editor.eraser"), text: "✕" });
   for (const pick of picks) {
     const button = document.createElement("button");
     button.type = "button";
@@ -135,7 +135,7 @@ $("fen").addEventListener("change", () => {
   try {
     load($("fen").value);
   } catch (_) {
-    $("verdict").textContent = "That FEN cannot be read.";
+    $("verdict").textContent = t("editor.badFen");
   }
 });
 $("start").addEventListener("click", () => load(START_FEN));
@@ -175,6 +175,7 @@ $("study").addEventListener("click", () => {
   send("/api/import", { method: "POST", headers: { "Content-Type": "application/x-chess-pgn" }, body: pgn });
 });
 
+localise();
 buildPalette();
 const given = new URLSearchParams(location.search);
 if (given.get("rules")) $("rules").value = given.get("rules");

@@ -3,7 +3,7 @@
 
 import { JungleBoard } from "./board.js";
 import { $ } from "./dom.js";
-import { localise, t } from "./i18n.js";
+import { localise, t, tOr } from "./i18n.js";
 import { wireImportForm } from "./import-form.js";
 import { fillMoveList } from "./moves.js";
 import { followLive } from "./follow.js";
@@ -20,11 +20,19 @@ const live = new LiveAnalysis(showReport, (message) => {
   $("error").hidden = false;
 });
 
+// The result in the page's language: who won (or a draw) and why; "in progress" while it is played.
+function outcomeText(outcome) {
+  if (!outcome) return t("replay.inProgress");
+  if (outcome.reason === "aborted") return t("result.aborted");
+  const result = outcome.winner ? t("result.wins", { side: t(`side.${outcome.winner}`) }) : t("result.draw");
+  return `${result} (${tOr(`reason.${outcome.reason}`, outcome.reason)})`;
+}
+
 async function load() {
   const response = await fetch(`/api/games/${gameId}`);
   const game = await response.json();
   if (!response.ok) {
-    $("summary").textContent = game.error || "Cannot load the game.";
+    $("summary").textContent = game.error || t("replay.cannotLoad");
     return;
   }
   // A viewer at the last move stays there as a live game goes on; one stepping through earlier moves stays put.
@@ -35,8 +43,11 @@ async function load() {
   $("download-animal").href = `/api/games/${gameId}/pgn?notation=animal`;
   $("live-link").href = `/game/${gameId}`;
   $("live-link").hidden = game.mode === "import";
-  $("summary").textContent = `Blue: ${game.players.blue} · Red: ${game.players.red} · ` +
-    (game.outcome ? game.outcome.text : "in progress") + (game.rules === "standard" ? "" : ` · rules: ${game.rules}`);
+  $("summary").textContent = t("replay.summary", {
+    blue: game.players.blue,
+    red: game.players.red,
+    state: outcomeText(game.outcome),
+  }) + (game.rules === "standard" ? "" : ` · ${t("home.rules")}: ${game.rules}`);
   draw();
   if (!view.following && game.mode !== "import" && !game.outcome) {
     view.following = true;

@@ -503,6 +503,36 @@ async fn the_pages_speak_english_and_chinese_and_remember_the_choice() {
         "{:?}",
         untranslated(&page).await
     );
+
+    // The board editor in Chinese: its labels, the palette's names and the server-checked verdict.
+    switch_language(&page, "zh").await;
+    wait_until(&page, "window.jungle && window.jungle.game").await;
+    let summary: String = eval(&page, &text("summary")).await;
+    assert!(
+        summary.starts_with("藍方：") && summary.contains("進行中"),
+        "{summary}"
+    );
+    page.goto(format!("http://{}/editor", server.addr).as_str())
+        .await
+        .unwrap();
+    wait_until(&page, "document.body.dataset.valid === 'true'").await;
+    assert!(
+        untranslated(&page).await.is_empty(),
+        "{:?}",
+        untranslated(&page).await
+    );
+    assert_eq!(
+        eval::<String>(&page, &text("play")).await,
+        "從這裡與電腦對弈"
+    );
+    let verdict: String = eval(&page, &text("verdict")).await;
+    assert!(verdict.starts_with("合法：輪到藍方"), "{verdict}");
+    let pick: String = eval(
+        &page,
+        "document.querySelector(\"[data-pick='l']\").getAttribute('aria-label')",
+    )
+    .await;
+    assert_eq!(pick, "紅方獅");
     chrome.close().await;
     server.kill().await;
 }
