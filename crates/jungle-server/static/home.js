@@ -1,7 +1,7 @@
 // The home page: create a game (vs the engine or a friend), list live and finished games, import a PGN.
 
 import { $ } from "./dom.js";
-import { localise } from "./i18n.js";
+import { localise, t, tOr } from "./i18n.js";
 import { wireImportForm } from "./import-form.js";
 
 let opponent = "engine";
@@ -36,28 +36,29 @@ localise();
 wireImportForm("import-error");
 
 function describe(game) {
-  const blue = game.blue_name || (game.engine_side === "blue" ? `Engine level ${game.engine_level}` : "Blue");
-  const red = game.red_name || (game.engine_side === "red" ? `Engine level ${game.engine_level}` : "Red");
-  return game.mode === "friend" ? `${blue} vs ${red} (friends)` : `${blue} vs ${red}`;
+  const name = (side) => game[`${side}_name`] ||
+    (game.engine_side === side ? t("list.engine", { level: game.engine_level }) : t(`side.${side}`));
+  const pairing = t("list.versus", { blue: name("blue"), red: name("red") });
+  return game.mode === "friend" ? t("list.friends", { pairing }) : pairing;
 }
 
 function plies(n) {
-  return n === 1 ? "1 ply" : `${n} plies`;
+  return n === 1 ? t("list.ply") : t("list.plies", { n });
 }
 
 // "5 s ago", "3 min ago", "2 h ago", "4 days ago".
 function age(ms, now = Date.now()) {
   const seconds = Math.max(0, Math.round((now - ms) / 1000));
-  if (seconds < 60) return `${seconds} s ago`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
+  if (seconds < 60) return t("age.seconds", { n: seconds });
+  if (seconds < 3600) return t("age.minutes", { n: Math.floor(seconds / 60) });
+  if (seconds < 86400) return t("age.hours", { n: Math.floor(seconds / 3600) });
   const days = Math.floor(seconds / 86400);
-  return days === 1 ? "1 day ago" : `${days} days ago`;
+  return days === 1 ? t("age.day") : t("age.days", { n: days });
 }
 
 // The time control as "5+3" (minutes + seconds per move), or "untimed".
 function timeControl(game) {
-  if (!game.clock_initial_ms) return "untimed";
+  if (!game.clock_initial_ms) return t("list.untimed");
   const minutes = game.clock_initial_ms / 60000;
   return `${Number.isInteger(minutes) ? minutes : minutes.toFixed(1)}+${(game.clock_increment_ms || 0) / 1000}`;
 }
@@ -73,18 +74,12 @@ function clocks(game) {
   return `${show(blue)} – ${show(red)}`;
 }
 
-const EMPTY = {
-  live: "No games in progress.",
-  recent: "No finished games yet.",
-  imports: "No imported games.",
-};
-
 function fill(list, games, kind) {
   list.textContent = "";
   if (!games.length) {
     const li = document.createElement("li");
     li.className = "empty";
-    li.textContent = EMPTY[kind];
+    li.textContent = t(`list.empty.${kind}`);
     list.appendChild(li);
     return;
   }
@@ -97,9 +92,9 @@ function fill(list, games, kind) {
     const info = document.createElement("span");
     info.className = "info";
     const parts = [];
-    if (kind === "live" && game.open_seat) parts.push("open seat: join");
+    if (kind === "live" && game.open_seat) parts.push(t("list.openSeat"));
     parts.push(plies(game.plies));
-    if (kind === "recent") parts.push(`${game.result} ${game.termination}`);
+    if (kind === "recent") parts.push(`${game.result} ${tOr(`reason.${game.termination}`, game.termination ?? "")}`);
     if (kind !== "imports") parts.push(timeControl(game));
     if (kind === "live" && game.clock_initial_ms) parts.push(clocks(game));
     if (game.rules !== "standard") parts.push(game.rules);

@@ -473,6 +473,12 @@ async fn the_pages_speak_english_and_chinese_and_remember_the_choice() {
             .await
             .contains("獸穴")
     );
+    // The lists' own words (a fresh server: every list says it is empty).
+    wait_until(
+        &page,
+        "document.getElementById('live').textContent === '目前沒有進行中的對局。'",
+    )
+    .await;
 
     // The game page in Chinese: status, buttons, piece names on the board.
     play_the_engine(&page, "0+0").await;
