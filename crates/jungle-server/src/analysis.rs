@@ -13,7 +13,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
-use governor::{DefaultDirectRateLimiter, RateLimiter};
 use jungle_rules::{Game, Move, Notation, Position, Rules, Side};
 use jungle_search::{Engine, EngineOptions, Limits, Score, SearchInfo, StopHandle};
 use serde::{Deserialize, Serialize};
@@ -22,7 +21,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use axum::Json;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
@@ -30,9 +29,7 @@ use axum::response::Response;
 use crate::AppState;
 use crate::engine::EnginePool;
 use crate::guard::Client;
-use crate::http::{
-    ApiError, MAX_WS_FRAME, WS_READ_BUFFER, find_room, open_connection, origin_allowed,
-};
+use crate::http::{ApiError, bounded, find_room, open_connection, refuse_cross_site, text_frames};
 use crate::hub::{Hub, MAX_TEXT};
 use crate::protocol::{MAX_MESSAGE_BYTES, ServerMessage};
 use crate::ws::{FLOOD_MESSAGE, Incoming};
@@ -154,12 +151,7 @@ where
 {
     let idle = hub.limits.connection_idle;
     let per_minute = hub.limits.messages_per_minute;
-    let flood: DefaultDirectRateLimiter = RateLimiter::direct(
-        crate::rate::per_minute(per_minute).allow_burst(
-            std::num::NonZeroU32::new((per_minute / 10).max(1))
-                .unwrap_or(std::num::NonZeroU32::MIN),
-        ),
-    );
+    let flood = crate::rate::message_flood(per_minute);
     let (reports, mut outgoing) = mpsc::channel::<(u64, String)>(PENDING_INFOS);
     let mut running: Option<Running> = None;
     // Each analysis has a number; reports of a replaced one that were already on their way are dropped.
@@ -506,34 +498,15 @@ pub(crate) async fn socket(
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    if !origin_allowed(&headers, hub.public_origin.as_deref()) {
-        return Err(ApiError(
-            StatusCode::FORBIDDEN,
-            "cross-site websocket refused".into(),
-        ));
-    }
+    refuse_cross_site(&hub, &headers)?;
     let place = open_connection(&hub, client)?;
-    Ok(upgrade
-        .max_message_size(MAX_WS_FRAME)
-        .max_frame_size(MAX_WS_FRAME)
-        .read_buffer_size(WS_READ_BUFFER)
-        .write_buffer_size(0)
-        .on_upgrade(move |socket: WebSocket| async move {
+    Ok(
+        bounded(upgrade).on_upgrade(move |socket: WebSocket| async move {
             let _place = place;
-            let (sink, stream) = socket.split();
-            let tx = Box::pin(sink.with(|text: String| async move {
-                Ok::<_, axum::Error>(Message::Text(text.into()))
-            }));
-            let rx = Box::pin(stream.filter_map(|frame| async move {
-                match frame {
-                    Ok(Message::Text(text)) => Some(Incoming::Text(text.to_string())),
-                    Ok(Message::Binary(_)) => Some(Incoming::Binary),
-                    Ok(Message::Ping(_) | Message::Pong(_)) => None,
-                    Ok(Message::Close(_)) | Err(_) => Some(Incoming::Broken),
-                }
-            }));
+            let (tx, rx) = text_frames(socket);
             serve_analysis(hub, tx, rx).await;
-        }))
+        }),
+    )
 }
 
 /// `GET /api/games/ID/evaluations`: the game's [`Graph`].

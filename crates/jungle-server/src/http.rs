@@ -9,7 +9,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::{Extension, Json, Router};
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use jungle_rules::pgn::PgnGame;
 use jungle_rules::{BySide, Game};
 use serde::Deserialize;
@@ -517,37 +517,61 @@ async fn websocket(
     if !is_game_id(&id) {
         return Err(no_game(&id));
     }
-    if !origin_allowed(&headers, hub.public_origin.as_deref()) {
-        return Err(ApiError(
-            StatusCode::FORBIDDEN,
-            "cross-site websocket refused".into(),
-        ));
-    }
+    refuse_cross_site(&hub, &headers)?;
     let room = find_room(&hub, &id)?;
     let place = open_connection(&hub, client)?;
     let seat = room.seat_of(seat_token(&headers, &id).as_deref());
-    Ok(upgrade
+    Ok(
+        bounded(upgrade).on_upgrade(move |socket: WebSocket| async move {
+            let _place = place;
+            let (tx, rx) = text_frames(socket);
+            serve_connection(hub.clone(), room.clone(), seat, tx, rx).await;
+            hub.evict_if_idle(&room);
+        }),
+    )
+}
+
+/// Refuses a websocket opened by another site's page (see [`origin_allowed`]).
+pub(crate) fn refuse_cross_site(hub: &Hub, headers: &HeaderMap) -> Result<(), ApiError> {
+    if origin_allowed(headers, hub.public_origin.as_deref()) {
+        Ok(())
+    } else {
+        Err(ApiError(
+            StatusCode::FORBIDDEN,
+            "cross-site websocket refused".into(),
+        ))
+    }
+}
+
+/// A websocket upgrade with the frame and buffer limits every socket of the site has.
+pub(crate) fn bounded(upgrade: WebSocketUpgrade) -> WebSocketUpgrade {
+    upgrade
         .max_message_size(MAX_WS_FRAME)
         .max_frame_size(MAX_WS_FRAME)
         .read_buffer_size(WS_READ_BUFFER)
         .write_buffer_size(0)
-        .on_upgrade(move |socket: WebSocket| async move {
-            let _place = place;
-            let (sink, stream) = socket.split();
-            let tx = Box::pin(sink.with(|text: String| async move {
-                Ok::<_, axum::Error>(Message::Text(text.into()))
-            }));
-            let rx = Box::pin(stream.filter_map(|frame| async move {
-                match frame {
-                    Ok(Message::Text(text)) => Some(Incoming::Text(text.to_string())),
-                    Ok(Message::Binary(_)) => Some(Incoming::Binary),
-                    Ok(Message::Ping(_) | Message::Pong(_)) => None,
-                    Ok(Message::Close(_)) | Err(_) => Some(Incoming::Broken),
-                }
-            }));
-            serve_connection(hub.clone(), room.clone(), seat, tx, rx).await;
-            hub.evict_if_idle(&room);
-        }))
+}
+
+/// A websocket as the connection loops see it: text out, [`Incoming`] in (pings are the library's business).
+pub(crate) fn text_frames(
+    socket: WebSocket,
+) -> (
+    impl Sink<String, Error = axum::Error> + Unpin + Send,
+    impl Stream<Item = Incoming> + Unpin + Send,
+) {
+    let (sink, stream) = socket.split();
+    let tx = Box::pin(
+        sink.with(|text: String| async move { Ok::<_, axum::Error>(Message::Text(text.into())) }),
+    );
+    let rx = Box::pin(stream.filter_map(|frame| async move {
+        match frame {
+            Ok(Message::Text(text)) => Some(Incoming::Text(text.to_string())),
+            Ok(Message::Binary(_)) => Some(Incoming::Binary),
+            Ok(Message::Ping(_) | Message::Pong(_)) => None,
+            Ok(Message::Close(_)) | Err(_) => Some(Incoming::Broken),
+        }
+    }));
+    (tx, rx)
 }
 
 /// Counts a new websocket against the connection limits (total and per client).

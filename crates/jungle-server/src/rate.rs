@@ -6,7 +6,7 @@ use std::num::NonZeroU32;
 use std::time::Duration;
 
 use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use governor::{DefaultDirectRateLimiter, DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::limits::Limits;
 
@@ -42,6 +42,12 @@ pub struct RateLimits {
 /// `per_minute` a minute, all of it at once if saved up.
 pub fn per_minute(per_minute: u32) -> Quota {
     Quota::per_minute(NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN))
+}
+
+/// One connection's message limit: `per_minute` a minute, a tenth of it at once (typing bursts, not floods).
+pub fn message_flood(per_minute: u32) -> DefaultDirectRateLimiter {
+    let burst = NonZeroU32::new((per_minute / 10).max(1)).unwrap_or(NonZeroU32::MIN);
+    RateLimiter::direct(self::per_minute(per_minute).allow_burst(burst))
 }
 
 impl RateLimits {

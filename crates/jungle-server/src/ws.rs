@@ -6,7 +6,6 @@
 use std::sync::Arc;
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
-use governor::{DefaultDirectRateLimiter, RateLimiter};
 use jungle_rules::Side;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
@@ -42,12 +41,7 @@ pub async fn serve_connection<Tx, Rx>(
 {
     let idle = hub.limits.connection_idle;
     let per_minute = hub.limits.messages_per_minute;
-    let flood: DefaultDirectRateLimiter = RateLimiter::direct(
-        crate::rate::per_minute(per_minute).allow_burst(
-            std::num::NonZeroU32::new((per_minute / 10).max(1))
-                .unwrap_or(std::num::NonZeroU32::MIN),
-        ),
-    );
+    let flood = crate::rate::message_flood(per_minute);
     let mut heard = Instant::now();
     // Counted in the room until this function ends, however it ends (before subscribing: the others are
     // told of the arrival, this connection sees it in its first snapshot).
