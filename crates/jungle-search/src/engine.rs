@@ -13,10 +13,12 @@ use crate::iterate::{IterationPlan, internal_to_score};
 use crate::nnue::Network;
 use crate::nnue::stack::AccumulatorStack;
 use crate::search::{Control, Features, MAX_PLY, Worker};
-use crate::skill::{Random, Skill};
+use crate::skill::Skill;
 use crate::tablebase;
 use crate::tt::TranspositionTable;
 use crate::{EngineOptions, Limits, Score, SearchInfo, SearchResult, StopHandle, time};
+use rand::rngs::SmallRng;
+use rand::{RngCore, SeedableRng};
 
 /// A Jungle engine. Create one per game or player; [`Engine::set_game`] before each [`Engine::go`].
 ///
@@ -40,7 +42,8 @@ pub struct Engine {
     game: Game,
     features: Features,
     weights: crate::Weights,
-    random: Random,
+    /// Only skill choices use it; seeded from the OS, so weak levels vary from game to game.
+    random: SmallRng,
     /// The open tables, if `tablebase_path` is set and they are valid for the game's rules.
     tablebases: Option<Arc<Tablebases>>,
     /// The directory and rules `tablebases` was opened for (so they are reopened only when either changes).
@@ -70,7 +73,7 @@ impl Engine {
             game: Game::new(rules),
             features: Features::ALL,
             weights: crate::eval::W,
-            random: Random::from_time(),
+            random: SmallRng::from_os_rng(),
             options: options.clone(),
             tablebases: None,
             tablebases_for: None,

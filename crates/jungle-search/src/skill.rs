@@ -105,34 +105,15 @@ impl Skill {
     }
 }
 
-/// A small random number generator (SplitMix64), seeded from the clock: only skill choices use it.
-#[derive(Clone, Debug)]
-pub(crate) struct Random(u64);
-
-impl Random {
-    pub fn from_time() -> Random {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        Random(nanos ^ 0x9E37_79B9_7F4A_7C15)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::rngs::SmallRng;
+    use rand::{RngCore, SeedableRng};
 
     /// Spread-out 64-bit values, as the engine's generator gives.
     fn randoms() -> impl Iterator<Item = u64> {
-        let mut random = Random(7);
+        let mut random = SmallRng::seed_from_u64(7);
         std::iter::repeat_with(move || random.next_u64())
     }
 
