@@ -47,6 +47,11 @@ export function positionAfter(startFen, moves, count) {
     delete pieces[move.slice(0, 2)];
     side = side === "blue" ? "red" : "blue";
   }
+  return `${placement(pieces)} ${side === "blue" ? "w" : "b"}`;
+}
+
+/** The placement field of a FEN from pieces by square ({a1: {side, animal}}), the inverse of parseFen's. */
+export function placement(pieces) {
   const rows = [];
   for (let rank = 9; rank >= 1; rank--) {
     let row = "";
@@ -60,7 +65,7 @@ export function positionAfter(startFen, moves, count) {
     }
     rows.push(empty ? row + empty : row);
   }
-  return `${rows.join("/")} ${side === "blue" ? "w" : "b"}`;
+  return rows.join("/");
 }
 
 /** "Blue Lion", in the interface's language. */

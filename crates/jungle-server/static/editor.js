@@ -1,38 +1,16 @@
 // The board editor: place and remove pieces, choose the side to move and the rules; the server checks the
 // position as it changes, then it can be played against the engine or analysed.
 
-import { JungleBoard, parseFen } from "./board.js";
+import { JungleBoard, parseFen, placement } from "./board.js";
 import { $ } from "./dom.js";
 import { localise, t, tOr } from "./i18n.js";
 
 const START_FEN = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
 const LETTERS = "ELTPDWCR"; // strongest first, as the palette shows them
-const FILES = "abcdefg";
 
 const view = { pieces: {}, pick: "E", checked: null, fen: "", layout: null };
 window.jungle = view; // read by the end-to-end tests
 const board = new JungleBoard($("board"), () => {});
-
-// The placement field of a FEN from the pieces ({a1: {side, animal}}).
-function placement(pieces) {
-  const rows = [];
-  for (let rank = 9; rank >= 1; rank--) {
-    let row = "";
-    let empty = 0;
-    for (const file of FILES) {
-      const piece = pieces[file + rank];
-      if (!piece) {
-        empty += 1;
-        continue;
-      }
-      if (empty) row += String(empty);
-      empty = 0;
-      row += piece.side === "blue" ? piece.animal.toUpperCase() : piece.animal;
-    }
-    rows.push(empty ? row + String(empty) : row);
-  }
-  return rows.join("/");
-}
 
 function currentFen() {
   return `${placement(view.pieces)} ${$("turn").value} 0 1`;
