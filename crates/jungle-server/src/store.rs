@@ -104,6 +104,24 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// The query of a home-page list: the columns [`Store::list`] reads into a [`GameSummary`] (with the list's own
+/// "open seat" expression), then the list's filter and order. A macro so each list stays one static string.
+macro_rules! summary_query {
+    ($open_seat:literal, $filter_and_order:literal) => {
+        concat!(
+            "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
+                (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at, ",
+            $open_seat,
+            ", g.finished_at, g.clock_initial_ms, g.clock_increment_ms,
+                (SELECT m.blue_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1),
+                (SELECT m.red_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1)
+             FROM games g ",
+            $filter_and_order,
+            " LIMIT ?1"
+        )
+    };
+}
+
 impl Store {
     /// Opens (creating if needed) the database file and applies any migrations it lacks.
     ///
@@ -326,33 +344,20 @@ impl Store {
     pub fn list(&self, which: GameList, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
         let conn = self.conn();
         let sql = match which {
-            GameList::Live => {
-                "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
-                    (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at,
-                    g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL),
-                    g.finished_at, g.clock_initial_ms, g.clock_increment_ms, (SELECT m.blue_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1),
-                    (SELECT m.red_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1)
-                 FROM games g WHERE g.finished_at IS NULL AND g.damaged IS NULL AND g.mode != 'import'
-                 ORDER BY g.created_at DESC LIMIT ?1"
-            }
-            GameList::Finished => {
-                "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
-                    (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at,
-                    g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL),
-                    g.finished_at, g.clock_initial_ms, g.clock_increment_ms, (SELECT m.blue_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1),
-                    (SELECT m.red_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1)
-                 FROM games g WHERE g.finished_at IS NOT NULL AND g.termination IS NOT 'aborted'
-                    AND g.mode != 'import'
-                 ORDER BY g.finished_at DESC LIMIT ?1"
-            }
-            GameList::Imported => {
-                "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
-                    (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at,
-                    0, g.finished_at, g.clock_initial_ms, g.clock_increment_ms, (SELECT m.blue_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1),
-                    (SELECT m.red_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1)
-                 FROM games g WHERE g.mode = 'import'
-                 ORDER BY g.created_at DESC LIMIT ?1"
-            }
+            GameList::Live => summary_query!(
+                "g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL)",
+                "WHERE g.finished_at IS NULL AND g.damaged IS NULL AND g.mode != 'import'
+                 ORDER BY g.created_at DESC"
+            ),
+            GameList::Finished => summary_query!(
+                "g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL)",
+                "WHERE g.finished_at IS NOT NULL AND g.termination IS NOT 'aborted' AND g.mode != 'import'
+                 ORDER BY g.finished_at DESC"
+            ),
+            GameList::Imported => summary_query!(
+                "0",
+                "WHERE g.mode = 'import' ORDER BY g.created_at DESC"
+            ),
         };
         let mut stmt = conn.prepare_cached(sql)?;
         let rows = stmt.query_map(params![limit], |r| {
