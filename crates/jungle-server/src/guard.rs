@@ -57,6 +57,11 @@ fn action_of(method: &Method, path: &str) -> Action {
         // A rematch makes a game too.
         (&Method::POST, "/api/games") => Action::Create,
         (&Method::POST, p) if p.ends_with("/rematch") => Action::Create,
+        // So do the lobby's seeks, acceptances and quick pairings.
+        (&Method::POST, "/api/seeks" | "/api/lobby/quick") => Action::Create,
+        (&Method::POST, p) if p.starts_with("/api/seeks/") && p.ends_with("/accept") => {
+            Action::Create
+        }
         (&Method::POST, "/api/import") => Action::Import,
         (&Method::GET, p) if p.ends_with("/analysis") || p.ends_with("/evaluations") => {
             Action::Analyse

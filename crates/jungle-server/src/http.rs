@@ -63,6 +63,7 @@ pub fn router(state: AppState, assets: Assets) -> Router {
         .route("/api/position", get(crate::editor::check_position))
         .route("/api/import", axum::routing::post(import_pgn))
         .route("/ws/{id}", get(websocket))
+        .merge(crate::lobby::http::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(Extension(Arc::new(assets)))
@@ -166,7 +167,7 @@ pub fn seat_token(headers: &HeaderMap, id: &str) -> Option<String> {
         .map(|(_, v)| v.to_string())
 }
 
-fn set_cookie(id: &str, token: &str) -> (header::HeaderName, HeaderValue) {
+pub(crate) fn set_cookie(id: &str, token: &str) -> (header::HeaderName, HeaderValue) {
     let value = format!(
         "{}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000",
         cookie_name(id)

@@ -91,7 +91,7 @@ pub fn new_token() -> String {
     format!("{bits:032x}")
 }
 
-fn new_game_id() -> String {
+pub(crate) fn new_game_id() -> String {
     const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
     let mut rng = rand::rng();
     (0..8)
@@ -491,6 +491,7 @@ impl Hub {
         };
         let moves = self.store.moves(id)?;
         let mut state = room_state(&record, &moves, self.limits.claim_after)?;
+        state.correspondence = self.store.correspondence(id)?;
         // A game whose last move ended it but whose ending was not written yet (the process died between
         // the two writes): write it now, so it leaves the live list.
         if let (Some(outcome), None) = (state.game.outcome(), &record.result) {
@@ -707,6 +708,7 @@ fn room_state(
         presence: Presence::new(Instant::now()),
         claim_after,
         rematch: None,
+        correspondence: None,
     })
 }
 

@@ -1,9 +1,11 @@
 #![doc = include_str!("../README.md")]
 
+pub mod accounts;
 pub mod analysis;
 pub mod assets;
 pub mod clock;
 pub mod connections;
+pub mod correspondence;
 mod editor;
 pub mod engine;
 mod engine_queue;
@@ -11,6 +13,7 @@ mod guard;
 mod http;
 pub mod hub;
 pub mod limits;
+pub mod lobby;
 pub mod logging;
 pub mod memory;
 pub mod presence;
@@ -117,6 +120,8 @@ impl Server {
         );
         let resumed = state.resume()?;
         tracing::info!(db = %config.db.display(), resumed, "games reopened");
+        // Correspondence games whose time ran out while the server was down are decided now.
+        correspondence::sweep(&state)?;
         let sweeper = Arc::downgrade(&state);
         tokio::spawn(async move {
             let mut every = tokio::time::interval(SWEEP_EVERY);
@@ -125,6 +130,7 @@ impl Server {
                 let Some(hub) = sweeper.upgrade() else { break };
                 hub.tidy(false);
                 hub.rates.forget_idle();
+                lobby::sweep(&hub);
             }
         });
         let listener = tokio::net::TcpListener::bind(config.addr)

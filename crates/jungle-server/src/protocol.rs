@@ -147,6 +147,8 @@ pub struct Snapshot {
     /// For a player with no connection in a game under way: the milliseconds until the opponent may claim
     /// the game (0: now); `null` while connected (and for the engine, a free seat, a finished game).
     pub away: PerSide<Option<u64>>,
+    /// A correspondence game's days per move and the moment (Unix ms) the side to move runs out.
+    pub correspondence: Option<crate::correspondence::Correspondence>,
 }
 
 /// What the rules make of the board: each animal's capture rank and where the terrain lies.

@@ -10,11 +10,12 @@ use jungle_rules::{BySide, Game, GameError, Move, Outcome, Side, Termination};
 use tokio::sync::broadcast;
 
 use crate::clock::Clock;
+use crate::correspondence::Correspondence;
 use crate::presence::Presence;
 use crate::protocol::{
     BoardView, ClockView, EngineView, OutcomeView, PerSide, ServerMessage, SideName, Snapshot,
 };
-use crate::store::{MoveRecord, Store, StoreError};
+use crate::store::{MoveRecord, Store, StoreError, now_ms};
 use crate::{side_from_name, side_name};
 
 /// Who plays in a room.
@@ -96,6 +97,8 @@ pub struct RoomState {
     pub claim_after: Duration,
     /// The rematch, once a player asked for one (kept in memory only).
     pub rematch: Option<Rematch>,
+    /// Days per move and the stored deadline, instead of a clock (a correspondence game).
+    pub correspondence: Option<Correspondence>,
 }
 
 /// A finished game's rematch: its id, and the token of each of its seats kept for the players.
@@ -137,8 +140,10 @@ impl RoomState {
         join_wait: Duration,
         first_move_wait: Duration,
     ) -> Option<Instant> {
+        // A correspondence game waits days, not minutes: its deadline decides (see `Room::flag_check`).
         if self.is_finished()
             || self.mode == Mode::Import
+            || self.correspondence.is_some()
             || self.game.moves().len() >= OPENING_PLIES
         {
             return None;
@@ -341,7 +346,12 @@ impl Room {
             blue_ms: millis.map(|t| t.blue),
             red_ms: millis.map(|t| t.red),
         };
-        if let Err(e) = store.insert_move(&self.id, &record) {
+        let correspondence = state.correspondence.map(|c| c.after_move(now_ms()));
+        let saved = match correspondence {
+            Some(c) => store.insert_move_with_deadline(&self.id, &record, c.deadline_ms),
+            None => store.insert_move(&self.id, &record),
+        };
+        if let Err(e) = saved {
             // Not saved, so not played: the browser is told and may send it again.
             state.game.undo();
             state.clock = before;
@@ -349,6 +359,9 @@ impl Room {
         }
         if let Some(t) = millis {
             state.clock_history.push(t);
+        }
+        if correspondence.is_some() {
+            state.correspondence = correspondence;
         }
         if state.draw_offer == Some(mover.opponent()) {
             state.draw_offer = None;
@@ -360,11 +373,17 @@ impl Room {
         Ok(())
     }
 
-    /// Ends the game on time if the side to move has run out.
+    /// Ends the game on time if the side to move has run out: its clock, or its correspondence deadline (a
+    /// correspondence game where a side never made its first move is aborted instead).
     fn flag_check(&self, store: &Store, state: &mut RoomState) -> Result<(), ActionError> {
         let now = Instant::now();
         let mover = state.game.side_to_move();
-        if state.clock.as_ref().is_some_and(|c| c.flagged(mover, now)) {
+        let overdue = state.correspondence.is_some_and(|c| c.overdue(now_ms()));
+        if overdue && state.game.moves().len() < OPENING_PLIES {
+            self.abort_now(store, state)?;
+            return Err(ActionError::Aborted);
+        }
+        if overdue || state.clock.as_ref().is_some_and(|c| c.flagged(mover, now)) {
             let outcome = Outcome::win(mover.opponent(), Termination::TimeForfeit);
             state.game.declare(outcome);
             self.finish_if_over(store, state, now)?;
@@ -384,7 +403,7 @@ impl Room {
             return Ok(());
         }
         match self.flag_check(store, &mut state) {
-            Err(ActionError::Over(_)) => Ok(()),
+            Err(ActionError::Over(_) | ActionError::Aborted) => Ok(()),
             other => other,
         }
     }
@@ -659,7 +678,10 @@ const SPECTATOR_UPDATES_UP_TO: usize = 50;
 
 /// For a person's seat with no connection in a game under way: the milliseconds until the opponent may claim.
 fn away_ms(state: &RoomState, side: Side, now: Instant) -> Option<u64> {
-    let person = state.mode == Mode::Friend && state.tokens.get(side).is_some();
+    // Correspondence players come and go for days: their absence is no reason to claim.
+    let person = state.mode == Mode::Friend
+        && state.correspondence.is_none()
+        && state.tokens.get(side).is_some();
     if !person || state.is_finished() {
         return None;
     }
@@ -771,6 +793,7 @@ pub fn snapshot(id: &str, state: &RoomState, now: Instant) -> Snapshot {
         spectators: state.presence.spectators(),
         rematch: state.rematch.as_ref().map(|r| r.id.clone()),
         away: PerSide::from_fn(|side| away_ms(state, side, now)),
+        correspondence: state.correspondence,
     }
 }
 

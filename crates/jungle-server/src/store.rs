@@ -8,10 +8,14 @@ use std::sync::Mutex;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+mod lobby;
+pub use lobby::{LiveGame, Pairing, Taken};
+
 /// The migrations, in order; `PRAGMA user_version` records how many have been applied.
 const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0001_games_and_moves.sql"),
     include_str!("../migrations/0002_damaged_games.sql"),
+    include_str!("../migrations/0004_lobby.sql"),
 ];
 
 /// A storage failure (the database file could not be opened or written, or a statement failed).
@@ -167,30 +171,7 @@ impl Store {
     }
 
     pub fn insert_game(&self, g: &GameRecord) -> Result<(), StoreError> {
-        self.conn().execute(
-            "INSERT INTO games (id, created_at, mode, rules, start_fen, engine_level, engine_side, blue_token,
-                red_token, blue_name, red_name, clock_initial_ms, clock_increment_ms, result, winner, termination)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-            params![
-                g.id,
-                g.created_at,
-                g.mode,
-                g.rules,
-                g.start_fen,
-                g.engine_level,
-                g.engine_side,
-                g.blue_token,
-                g.red_token,
-                g.blue_name,
-                g.red_name,
-                g.clock_initial_ms,
-                g.clock_increment_ms,
-                g.result,
-                g.winner,
-                g.termination
-            ],
-        )?;
-        Ok(())
+        insert_game_on(&self.conn(), g)
     }
 
     /// Records who took a free seat.
@@ -383,6 +364,34 @@ impl Store {
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
+}
+
+/// Inserts a game row through `conn` (a connection, or a transaction that writes more with it).
+fn insert_game_on(conn: &Connection, g: &GameRecord) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO games (id, created_at, mode, rules, start_fen, engine_level, engine_side, blue_token,
+            red_token, blue_name, red_name, clock_initial_ms, clock_increment_ms, result, winner, termination)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+        params![
+            g.id,
+            g.created_at,
+            g.mode,
+            g.rules,
+            g.start_fen,
+            g.engine_level,
+            g.engine_side,
+            g.blue_token,
+            g.red_token,
+            g.blue_name,
+            g.red_name,
+            g.clock_initial_ms,
+            g.clock_increment_ms,
+            g.result,
+            g.winner,
+            g.termination
+        ],
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]

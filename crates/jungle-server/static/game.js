@@ -6,6 +6,7 @@ import { $ } from "./dom.js";
 import { lang, localise, t, tOr } from "./i18n.js";
 import { fillMoveList, sideName } from "./moves.js";
 import { muted, playMoveSound, setMuted, sounds } from "./sound.js";
+import { correspondenceMeta, drawDeadline } from "./deadline.js";
 
 const gameId = location.pathname.split("/").pop();
 const view = { premove: null, browsing: null, sounds, seat: null, state: null, receivedAt: 0, offlineAt: null, bannerClosedAt: null, flippedByUser: null, socket: null, retries: 0, resignArmed: null };
@@ -285,10 +286,11 @@ function drawStatus() {
     $("rematch").textContent = t(s.rematch ? "game.playRematch" : "game.rematch");
   }
   const level = s.engine ? ` · ${t("meta.level", { level: s.engine.level })}` : "";
-  const clock = s.clock ? "" : ` · ${t("meta.untimed")}`;
+  const clock = s.clock ? "" : ` · ${correspondenceMeta(s) ?? t("meta.untimed")}`;
   const watching = s.spectators ? ` · ${t("meta.watching", { count: s.spectators })}` : "";
   $("meta").textContent = t("meta.rules", { rules: s.rules }) + level + clock + watching;
   drawAway();
+  drawDeadline(s);
 }
 
 $("flip").addEventListener("click", () => {

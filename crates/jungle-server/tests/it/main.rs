@@ -4,6 +4,8 @@
 mod adversarial;
 mod analysis;
 mod browser;
+mod correspondence;
+mod lobby;
 mod presentation;
 mod restart;
 mod router;
