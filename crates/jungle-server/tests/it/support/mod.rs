@@ -65,8 +65,8 @@ pub async fn start_config(config: &Config) -> TestServer {
     TestServer { addr, state, task }
 }
 
-/// The CSRF token the server at `addr` gave this test client: asked once (`GET /api/me` sets the
-/// `jungle_csrf` cookie), then kept, like a browser keeps the cookie.
+/// The CSRF token the server at `addr` gave this test client: asked once (opening the home page sets the
+/// `jungle_csrf` cookie, even when the API is refusing requests), then kept, like a browser keeps the cookie.
 pub async fn csrf_token(addr: SocketAddr) -> String {
     static TOKENS: std::sync::Mutex<Vec<(SocketAddr, String)>> = std::sync::Mutex::new(Vec::new());
     let known = |tokens: &Vec<(SocketAddr, String)>| {
@@ -78,7 +78,7 @@ pub async fn csrf_token(addr: SocketAddr) -> String {
     if let Some(token) = known(&TOKENS.lock().unwrap()) {
         return token;
     }
-    let (status, headers, body) = http_bare(addr, "GET", "/api/me", &[], b"").await;
+    let (status, headers, body) = http_bare(addr, "GET", "/", &[], b"").await;
     assert_eq!(status, 200, "{body}");
     let token = set_cookies(&headers)
         .find_map(|c| c.strip_prefix("jungle_csrf=").map(str::to_string))
