@@ -4,7 +4,7 @@ CREATE TABLE seeks (
     id                 TEXT PRIMARY KEY,
     created_at         INTEGER NOT NULL,
     -- the account that made it, and its name as shown in the lobby
-    creator_id         INTEGER NOT NULL,
+    creator_id         INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     creator_name       TEXT NOT NULL,
     rules              TEXT NOT NULL,
     -- a real-time clock (minutes and increment) or days per move (correspondence): exactly one of the two
@@ -18,7 +18,7 @@ CREATE TABLE seeks (
     rating_min         INTEGER,
     rating_max         INTEGER,
     -- a direct challenge: only this account sees it and may accept it
-    target_id          INTEGER,
+    target_id          INTEGER REFERENCES users (id) ON DELETE CASCADE,
     target_name        TEXT,
     -- the target declined it (the creator sees so until they dismiss it)
     declined           INTEGER NOT NULL DEFAULT 0,
@@ -46,6 +46,9 @@ CREATE TABLE pairings (
 CREATE INDEX pairings_by_seek ON pairings (seek_id);
 CREATE INDEX pairings_by_time ON pairings (created_at);
 
--- TEMPORARY until the accounts migration lands (it owns these columns): remove at merge.
-ALTER TABLE games ADD COLUMN blue_user_id INTEGER;
-ALTER TABLE games ADD COLUMN red_user_id INTEGER;
+-- The account on each seat (NULL: a guest, the engine, or a seat nobody has taken): the one place that says
+-- who plays a game, for the lobby's seats, the "your games" list, ratings and profiles.
+ALTER TABLE games ADD COLUMN blue_user_id INTEGER REFERENCES users (id);
+ALTER TABLE games ADD COLUMN red_user_id INTEGER REFERENCES users (id);
+CREATE INDEX games_by_blue_user ON games (blue_user_id);
+CREATE INDEX games_by_red_user ON games (red_user_id);

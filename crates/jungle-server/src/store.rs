@@ -8,6 +8,8 @@ use std::sync::Mutex;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+mod accounts;
+pub use accounts::{AccountKey, Credentials, MAX_SESSIONS_PER_ACCOUNT, name_key};
 mod lobby;
 pub use lobby::{LiveGame, Pairing, Taken};
 
@@ -15,6 +17,7 @@ pub use lobby::{LiveGame, Pairing, Taken};
 const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0001_games_and_moves.sql"),
     include_str!("../migrations/0002_damaged_games.sql"),
+    include_str!("../migrations/0003_accounts.sql"),
     include_str!("../migrations/0004_lobby.sql"),
 ];
 

@@ -5,8 +5,16 @@ use super::*;
 use crate::engine::EnginePool;
 use crate::store::Store;
 
+/// A hub whose store has the accounts `player1` … `player130` (ids 1 … 130).
 fn hub() -> Arc<Hub> {
-    Hub::new(Store::in_memory().unwrap(), EnginePool::new(1))
+    let store = Store::in_memory().unwrap();
+    for id in 1..=130 {
+        let made = store
+            .insert_account(&format!("player{id}"), "hash")
+            .unwrap();
+        assert_eq!(made.map(|a| a.id), Some(id));
+    }
+    Hub::new(store, EnginePool::new(1))
 }
 
 fn account(id: i64) -> Account {

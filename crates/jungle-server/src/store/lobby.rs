@@ -440,6 +440,9 @@ mod tests {
     #[test]
     fn real_time_seeks_expire_when_their_creator_is_gone_and_correspondence_seeks_stay() {
         let store = Store::in_memory().unwrap();
+        for name in ["user1", "user2", "user3"] {
+            store.insert_account(name, "hash").unwrap();
+        }
         let t0 = 1_000_000;
         store.insert_seek(&seek("live", 1, t0)).unwrap();
         let mut days = seek("days", 1, t0);
@@ -466,6 +469,9 @@ mod tests {
     #[test]
     fn a_direct_challenge_is_seen_only_by_its_target_and_its_creator() {
         let store = Store::in_memory().unwrap();
+        for name in ["user1", "user2", "user3"] {
+            store.insert_account(name, "hash").unwrap();
+        }
         let now = 1_000_000;
         let mut challenge = seek("c", 1, now);
         challenge.target_id = Some(2);

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use jungle_server::{Config, Limits};
 use serde_json::Value;
 
-use crate::support::{Client, cookie_of, http_raw, start, start_config, temp_dir};
+use crate::support::{Client, http_raw, set_cookies, start, start_config, temp_dir};
 
 /// A signed-in person: their session cookie, sent with every request.
 #[derive(Clone)]
@@ -16,15 +16,19 @@ pub struct Person {
 }
 
 impl Person {
-    /// Signs up a new account.
+    /// Signs up a new account (the session cookie comes back with it).
     pub async fn sign_up(addr: SocketAddr, name: &str) -> Person {
-        let id: i64 = name
-            .trim_start_matches(|c: char| !c.is_ascii_digit())
-            .parse()
-            .unwrap();
-        let _ = addr;
+        let body = format!(r#"{{"name":"{name}","password":"correct horse {name}"}}"#);
+        let headers = ["Content-Type: application/json".to_string()];
+        let (status, headers, answer) =
+            http_raw(addr, "POST", "/api/signup", &headers, body.as_bytes()).await;
+        assert_eq!(status, 201, "{answer}");
+        let session = set_cookies(&headers)
+            .find(|c| c.starts_with("jungle_session="))
+            .expect("a session cookie")
+            .to_string();
         Person {
-            session: format!("x-test-user: {id}:{name}"),
+            session: format!("Cookie: {session}"),
         }
     }
 
@@ -77,7 +81,7 @@ pub async fn accept(addr: SocketAddr, person: &Person, seek: &str) -> (String, S
     assert_eq!(status, 201, "{answer}");
     (
         answer["id"].as_str().unwrap().to_string(),
-        cookie_of(&headers).expect("a seat cookie"),
+        seat_cookie_of(&headers),
     )
 }
 
@@ -87,7 +91,15 @@ pub async fn seat_cookie(addr: SocketAddr, person: &Person, game: &str) -> Strin
         .send(addr, "POST", &format!("/api/lobby/games/{game}/seat"), "")
         .await;
     assert_eq!(status, 200, "{answer}");
-    cookie_of(&headers).expect("a seat cookie")
+    seat_cookie_of(&headers)
+}
+
+/// The seat cookie an answer sets.
+fn seat_cookie_of(headers: &[(String, String)]) -> String {
+    set_cookies(headers)
+        .find(|c| c.starts_with("seat_"))
+        .expect("a seat cookie")
+        .to_string()
 }
 
 #[tokio::test]
@@ -310,7 +322,7 @@ async fn quick_pairing_pairs_two_people_at_one_time_control() {
     let (status, headers, answer) = bob.send(addr, "POST", "/api/lobby/quick", quick).await;
     assert_eq!(status, 201, "{answer}");
     let game = answer["id"].as_str().unwrap().to_string();
-    let bob_cookie = cookie_of(&headers).unwrap();
+    let bob_cookie = seat_cookie_of(&headers);
     assert_eq!(
         lobby(addr, &alice).await["paired"][0]["game"],
         game.as_str()
