@@ -45,10 +45,3 @@ CREATE TABLE pairings (
 
 CREATE INDEX pairings_by_seek ON pairings (seek_id);
 CREATE INDEX pairings_by_time ON pairings (created_at);
-
--- The account on each seat (NULL: a guest, the engine, or a seat nobody has taken): the one place that says
--- who plays a game, for the lobby's seats, the "your games" list, ratings and profiles.
-ALTER TABLE games ADD COLUMN blue_user_id INTEGER REFERENCES users (id);
-ALTER TABLE games ADD COLUMN red_user_id INTEGER REFERENCES users (id);
-CREATE INDEX games_by_blue_user ON games (blue_user_id);
-CREATE INDEX games_by_red_user ON games (red_user_id);
