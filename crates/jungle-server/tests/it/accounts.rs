@@ -271,7 +271,7 @@ async fn every_post_route_refuses_a_missing_or_wrong_csrf_token_and_changes_noth
         limits,
         ..jungle_server::Config::new(
             "127.0.0.1:0".parse().unwrap(),
-            temp_dir("accounts-csrf").join("games.db"),
+            crate::support::temp_dir("accounts-csrf").join("games.db"),
         )
     };
     let server = crate::support::start_config(&config).await;

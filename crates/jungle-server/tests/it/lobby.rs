@@ -173,6 +173,7 @@ async fn many_people_accepting_one_seek_at_once_make_exactly_one_game() {
     let limits = Limits {
         creates_per_minute: 1000,
         requests_per_minute: 10_000,
+        signups_per_hour: 100,
         ..Limits::default()
     };
     let config = Config {
