@@ -3,6 +3,7 @@
 import { $ } from "./dom.js";
 import { localise, t, tOr } from "./i18n.js";
 import { wireImportForm } from "./import-form.js";
+import { labelLevels } from "./engine-levels.js";
 
 let opponent = "engine";
 for (const button of document.querySelectorAll("#new-game button[data-opponent]")) {
@@ -34,6 +35,7 @@ $("new-game").addEventListener("submit", async (event) => {
 
 localise();
 wireImportForm("import-error");
+labelLevels($("level"));
 
 function describe(game) {
   const name = (side) => game[`${side}_name`] ||

@@ -5,6 +5,8 @@ mod adversarial;
 mod analysis;
 mod browser;
 mod presentation;
+mod profile;
+mod ratings;
 mod restart;
 mod router;
 mod support;
