@@ -39,10 +39,15 @@ fn long_pgn(bytes: usize) -> String {
     }
 }
 
+/// The CSRF token sent as both the `jungle_csrf` cookie and the `X-CSRF-Token` header (the check is a double
+/// submit, so a client that is not a browser may pick its own).
+const CSRF: &str = "a77ac4a77ac4a77ac4a77ac4a77ac4a7";
+
 async fn request(addr: std::net::SocketAddr, head: &str, body: &[u8]) -> String {
     let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
     let mut bytes = format!(
-        "{head}\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        "{head}\r\nHost: {addr}\r\nConnection: close\r\nCookie: jungle_csrf={CSRF}\r\n\
+         X-CSRF-Token: {CSRF}\r\nContent-Length: {}\r\n\r\n",
         body.len()
     )
     .into_bytes();

@@ -50,11 +50,15 @@ fn options() -> Options {
 }
 
 /// One HTTP request: (headers, body).
+/// The CSRF token this client sends as both the `jungle_csrf` cookie and the `X-CSRF-Token` header (the check
+/// is a double submit, so a client that is not a browser may pick its own).
+const CSRF: &str = "10ad10ad10ad10ad10ad10ad10ad10ad";
+
 async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (String, String) {
     let mut stream = TcpStream::connect(addr).await.expect("connect");
     let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\n\r\n{body}",
+         Cookie: jungle_csrf={CSRF}\r\nX-CSRF-Token: {CSRF}\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(request.as_bytes()).await.expect("write");
@@ -67,8 +71,9 @@ async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (String
 
 fn cookie(head: &str) -> String {
     head.lines()
-        .find_map(|l| l.strip_prefix("set-cookie: "))
-        .and_then(|v| v.split(';').next())
+        .filter_map(|l| l.strip_prefix("set-cookie: "))
+        .filter_map(|v| v.split(';').next())
+        .find(|c| c.starts_with("seat_"))
         .expect("a seat cookie")
         .to_string()
 }
@@ -138,7 +143,7 @@ async fn slot(addr: SocketAddr, deadline: Instant, pace: Duration) -> SlotReport
         };
         let id = created["id"].as_str().unwrap().to_string();
         let blue_cookie = cookie(&head);
-        let (head, _) = http(addr, "GET", &format!("/game/{id}"), "").await;
+        let (head, _) = http(addr, "POST", &format!("/api/games/{id}/join"), "").await;
         let red_cookie = cookie(&head);
         let mut blue = connect(addr, &id, &blue_cookie).await;
         let mut red = connect(addr, &id, &red_cookie).await;

@@ -46,6 +46,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("i18n.js", JS, include_bytes!("../static/i18n.js")),
     ("sound.js", JS, include_bytes!("../static/sound.js")),
     ("dom.js", JS, include_bytes!("../static/dom.js")),
+    ("api.js", JS, include_bytes!("../static/api.js")),
     ("moves.js", JS, include_bytes!("../static/moves.js")),
     (
         "import-form.js",

@@ -63,10 +63,15 @@ pub fn router(state: AppState, assets: Assets) -> Router {
         .route("/api/position", get(crate::editor::check_position))
         .route("/api/import", axum::routing::post(import_pgn))
         .route("/ws/{id}", get(websocket))
+        .merge(crate::accounts::routes())
         .merge(crate::ratings::routes())
         .merge(crate::profile::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::accounts::csrf::require_csrf,
+        ))
         .layer(Extension(Arc::new(assets)))
         .layer(axum::middleware::from_fn_with_state(state.clone(), guard))
         .layer(axum::middleware::map_response(security_headers))
@@ -157,15 +162,7 @@ fn cookie_name(id: &str) -> String {
 
 /// The seat token a request carries for a game, from its `Cookie` headers.
 pub fn seat_token(headers: &HeaderMap, id: &str) -> Option<String> {
-    let name = cookie_name(id);
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v.to_string())
+    crate::accounts::cookies::read_cookie(headers, &cookie_name(id)).map(str::to_string)
 }
 
 fn set_cookie(id: &str, token: &str) -> (header::HeaderName, HeaderValue) {
@@ -221,19 +218,13 @@ async fn game_page(
 }
 
 /// Gives the requester the free seat of a friend game (`{"seat":"red"}` and the seat cookie), or says which
-/// seat they already hold. Only from the server's own pages (the websocket's `Origin` check), so another
+/// seat they already hold. Only from the server's own pages (the CSRF check, `accounts::csrf`), so another
 /// site cannot seat its visitors here; `409` when no seat is free.
 async fn join_game(
     State(hub): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    if !origin_allowed(&headers, hub.public_origin.as_deref()) {
-        return Err(ApiError(
-            StatusCode::FORBIDDEN,
-            "cross-site join refused".into(),
-        ));
-    }
     let room = find_room(&hub, &id)?;
     if let Some(seat) = room.seat_of(seat_token(&headers, &id).as_deref()) {
         return Ok(Json(json!({ "seat": side_name(seat) })).into_response());
@@ -308,19 +299,13 @@ async fn create_game(
 }
 
 /// The rematch of a finished game for a player of it (the seat cookie): `{"id","url","seat"}` and the seat
-/// cookie of the new game, made by the first player to ask. Only from the server's own pages.
+/// cookie of the new game, made by the first player to ask. Only from the server's own pages (the CSRF check).
 async fn rematch_game(
     State(hub): State<AppState>,
     Path(id): Path<String>,
     Client(client): Client,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    if !origin_allowed(&headers, hub.public_origin.as_deref()) {
-        return Err(ApiError(
-            StatusCode::FORBIDDEN,
-            "cross-site rematch refused".into(),
-        ));
-    }
     let room = find_room(&hub, &id)?;
     let Some(seat) = room.seat_of(seat_token(&headers, &id).as_deref()) else {
         return Err(ApiError(

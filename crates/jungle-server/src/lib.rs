@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod accounts;
 pub mod analysis;
 pub mod assets;
 pub mod clock;

@@ -33,7 +33,7 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// The account a profile path names, or a 404 answer.
-fn account(hub: &crate::Hub, name: &str) -> Result<Account, ApiError> {
+fn account_named(hub: &crate::Hub, name: &str) -> Result<Account, ApiError> {
     let missing = || {
         ApiError(
             StatusCode::NOT_FOUND,
@@ -54,7 +54,7 @@ async fn profile_page(
     axum::Extension(assets): Files,
     Path(name): Path<String>,
 ) -> Response {
-    match account(&hub, &name) {
+    match account_named(&hub, &name) {
         Ok(_) => page(&assets, StatusCode::OK, "profile.html"),
         Err(ApiError(StatusCode::NOT_FOUND, _)) => {
             page(&assets, StatusCode::NOT_FOUND, "not_found.html")
@@ -76,7 +76,7 @@ async fn profile(
     State(hub): State<AppState>,
     Path(name): Path<String>,
 ) -> Result<Json<Profile>, ApiError> {
-    let account = account(&hub, &name)?;
+    let account = account_named(&hub, &name)?;
     let store = |e| ApiError::from(crate::HubError::from(e));
     Ok(Json(Profile {
         ratings: hub.store.ratings_of(account.id).map_err(store)?,
@@ -117,7 +117,7 @@ async fn games(
     query: Result<Query<GamesQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<GamesPage>, ApiError> {
     let Query(query) = query.map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.body_text()))?;
-    let account = account(&hub, &name)?;
+    let account = account_named(&hub, &name)?;
     let page = query.page.unwrap_or(0);
     if page > MAX_PAGE {
         return Err(ApiError(
@@ -144,7 +144,7 @@ async fn games(
     };
     let opponent = match query.opponent.as_deref().map(str::trim).filter(|o| !o.is_empty()) {
         None => None,
-        Some(name) => match account(&hub, name) {
+        Some(name) => match account_named(&hub, name) {
             Ok(opponent) => Some(opponent.id),
             // Nobody of that name: no games against them.
             Err(ApiError(StatusCode::NOT_FOUND, _)) => return Ok(Json(empty())),

@@ -8,18 +8,21 @@ use std::sync::Mutex;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+mod accounts;
+pub use accounts::{AccountKey, Credentials, MAX_SESSIONS_PER_ACCOUNT, name_key};
 mod profile;
 mod ratings;
 pub use profile::{GameFilter, PlayerGame, PlayerResult, Totals};
 pub use ratings::{
-    CategoryRating, HistoryPoint, MAX_HISTORY, MarkRatedError, RatedGame, mark_rated_on,
-    rated_game_on,
+    CategoryRating, GameRatings, HistoryPoint, MAX_HISTORY, MarkRatedError, RatedGame, SeatRating,
+    mark_rated_on, rated_game_on,
 };
 
 /// The migrations, in order; `PRAGMA user_version` records how many have been applied.
 const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0001_games_and_moves.sql"),
     include_str!("../migrations/0002_damaged_games.sql"),
+    include_str!("../migrations/0003_accounts.sql"),
     include_str!("../migrations/0005_ratings.sql"),
 ];
 

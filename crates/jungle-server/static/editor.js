@@ -2,6 +2,7 @@
 // position as it changes, then it can be played against the engine or analysed.
 
 import { JungleBoard, parseFen, placement } from "./board.js";
+import { post, postJson } from "./api.js";
 import { $ } from "./dom.js";
 import { localise, t, tOr } from "./i18n.js";
 
@@ -119,13 +120,11 @@ $("fen").addEventListener("change", () => {
 $("start").addEventListener("click", () => load(START_FEN));
 $("clear").addEventListener("click", () => { view.pieces = {}; changed(); });
 
-async function send(url, init) {
+/** Opens the page of the game a request makes (`request`: a promise of the server's answer). */
+async function openAnswer(request) {
   $("error").hidden = true;
   try {
-    const response = await fetch(url, init);
-    const answer = await response.json();
-    if (!response.ok) throw new Error(answer.error || response.statusText);
-    location.href = answer.url;
+    location.href = (await request).url;
   } catch (e) {
     $("error").textContent = String(e.message || e);
     $("error").hidden = false;
@@ -133,24 +132,20 @@ async function send(url, init) {
 }
 
 $("play").addEventListener("click", () => {
-  send("/api/games", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      opponent: "engine",
-      level: Number($("level").value),
-      side: $("side").value,
-      rules: $("rules").value,
-      fen: view.fen,
-    }),
-  });
+  openAnswer(postJson("/api/games", {
+    opponent: "engine",
+    level: Number($("level").value),
+    side: $("side").value,
+    rules: $("rules").value,
+    fen: view.fen,
+  }));
 });
 
 // Analysing goes through the replay page: the position is imported as a game with no moves yet.
 $("study").addEventListener("click", () => {
   const escape = (text) => text.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
   const pgn = `[Event "Board editor"]\n[FEN "${escape(view.fen)}"]\n[Rules "${escape($("rules").value)}"]\n\n*\n`;
-  send("/api/import", { method: "POST", headers: { "Content-Type": "application/x-chess-pgn" }, body: pgn });
+  openAnswer(post("/api/import", pgn, "application/x-chess-pgn"));
 });
 
 localise();

@@ -1,6 +1,7 @@
 // The game page: one websocket to the game's room. The server sends the whole state after every change; this
 // page draws it and sends the player's actions. A dropped connection reconnects to the same seat (the cookie).
 
+import { postJson } from "./api.js";
 import { JungleBoard, describeMove, parseFen, positionAfter } from "./board.js";
 import { $ } from "./dom.js";
 import { lang, localise, t, tOr } from "./i18n.js";
@@ -316,10 +317,7 @@ $("resign").addEventListener("click", () => {
 $("rematch").addEventListener("click", async () => {
   $("rematch").disabled = true;
   try {
-    const reply = await fetch(`/api/games/${gameId}/rematch`, { method: "POST" });
-    const answer = await reply.json();
-    if (!reply.ok) throw new Error(answer.error || reply.statusText);
-    location.href = answer.url;
+    location.href = (await postJson(`/api/games/${gameId}/rematch`)).url;
   } catch (e) {
     showError(String(e.message || e));
   } finally {
@@ -361,13 +359,12 @@ $("abort").addEventListener("click", () => send({ type: "abort" }));
 $("join-button").addEventListener("click", async () => {
   $("join-button").disabled = true;
   try {
-    const reply = await fetch(`/api/games/${gameId}/join`, { method: "POST" });
-    if (!reply.ok) showError((await reply.json()).error);
+    await postJson(`/api/games/${gameId}/join`);
     // The seat cookie is set: a new connection carries it and is greeted with the seat.
     view.retries = 0;
     if (view.socket) view.socket.close();
-  } catch {
-    showError(t("game.tryAgain"));
+  } catch (e) {
+    showError(e instanceof TypeError ? t("game.tryAgain") : String(e.message));
   } finally {
     $("join-button").disabled = false;
   }

@@ -1,5 +1,6 @@
 // The home page: create a game (vs the engine or a friend), list live and finished games, import a PGN.
 
+import { postJson } from "./api.js";
 import { $ } from "./dom.js";
 import { localise, t, tOr } from "./i18n.js";
 import { wireImportForm } from "./import-form.js";
@@ -19,14 +20,7 @@ $("new-game").addEventListener("submit", async (event) => {
   const body = { opponent, side: $("side").value, rules, minutes, increment };
   if (opponent === "engine") body.level = Number($("level").value);
   try {
-    const response = await fetch("/api/games", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const answer = await response.json();
-    if (!response.ok) throw new Error(answer.error || response.statusText);
-    location.href = answer.url;
+    location.href = (await postJson("/api/games", body)).url;
   } catch (e) {
     $("create-error").textContent = String(e.message || e);
     $("create-error").hidden = false;

@@ -1,5 +1,6 @@
 // The PGN import form of the home and replay pages.
 
+import { post } from "./api.js";
 import { $ } from "./dom.js";
 
 /**
@@ -10,14 +11,7 @@ export function wireImportForm(errorId) {
   $("import").addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const response = await fetch("/api/import", {
-        method: "POST",
-        headers: { "Content-Type": "application/x-chess-pgn" },
-        body: $("pgn").value,
-      });
-      const answer = await response.json();
-      if (!response.ok) throw new Error(answer.error || response.statusText);
-      location.href = answer.url;
+      location.href = (await post("/api/import", $("pgn").value, "application/x-chess-pgn")).url;
     } catch (e) {
       $(errorId).textContent = String(e.message || e);
       $(errorId).hidden = false;

@@ -18,7 +18,7 @@ pub(super) async fn pgn(
     State(hub): State<AppState>,
     Path(name): Path<String>,
 ) -> Result<Response, ApiError> {
-    let account = super::account(&hub, &name)?;
+    let account = super::account_named(&hub, &name)?;
     let user_id = account.id;
     // The cursor: the last game written (finish time, id); `None` before the first and after the last page.
     let start: Option<Option<(i64, String)>> = Some(None);

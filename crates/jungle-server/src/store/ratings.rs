@@ -345,7 +345,7 @@ impl Store {
             return Ok(None);
         };
         let now = now_ms();
-        let mut seat = |user_id: i64| -> Result<SeatRating, StoreError> {
+        let seat = |user_id: i64| -> Result<SeatRating, StoreError> {
             let settled = conn
                 .query_row(
                     "SELECT rating_before, deviation_before, rating_after, deviation_after, volatility_after

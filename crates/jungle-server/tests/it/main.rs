@@ -1,6 +1,7 @@
 //! The integration tests as one binary (each test binary links axum, tokio and chromiumoxide: one link instead
 //! of five). `cargo test -p jungle-server --test it MODULE::` runs one part.
 
+mod accounts;
 mod adversarial;
 mod analysis;
 mod browser;

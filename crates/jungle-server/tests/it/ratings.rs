@@ -15,7 +15,7 @@ fn hub() -> Arc<Hub> {
 
 /// Two accounts, Ann and Bo (the hash is never checked here).
 fn accounts(store: &Store) -> (i64, i64) {
-    let mut make = |name| store.insert_account(name, "x").unwrap().unwrap().id;
+    let make = |name| store.insert_account(name, "x").unwrap().unwrap().id;
     (make("ann"), make("bo"))
 }
 

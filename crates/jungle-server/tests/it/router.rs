@@ -27,7 +27,26 @@ impl Reply {
     }
 }
 
-async fn send(state: &AppState, request: Request<Body>) -> Reply {
+/// A CSRF token as the server makes them (the check is a double submit: the header must repeat the cookie).
+const CSRF: &str = "0123456789abcdef0123456789abcdef";
+
+/// Sends a request as the site's pages do: with the CSRF cookie, and the CSRF header on a state-changing one.
+async fn send(state: &AppState, mut request: Request<Body>) -> Reply {
+    let headers = request.headers_mut();
+    headers.append(
+        header::COOKIE,
+        format!("jungle_csrf={CSRF}").parse().unwrap(),
+    );
+    if !matches!(request.method().as_str(), "GET" | "HEAD" | "OPTIONS") {
+        request
+            .headers_mut()
+            .insert("x-csrf-token", CSRF.parse().unwrap());
+    }
+    send_bare(state, request).await
+}
+
+/// Sends a request exactly as given.
+async fn send_bare(state: &AppState, request: Request<Body>) -> Reply {
     let response = app(state.clone()).oneshot(request).await.unwrap();
     let status = response.status();
     let cookie = response

@@ -65,7 +65,42 @@ pub async fn start_config(config: &Config) -> TestServer {
     TestServer { addr, state, task }
 }
 
-/// One HTTP/1.1 request over a fresh connection: (status, headers lowercased, body).
+/// The CSRF token the server at `addr` gave this test client: asked once (opening the home page sets the
+/// `jungle_csrf` cookie, even when the API is refusing requests), then kept, like a browser keeps the cookie.
+pub async fn csrf_token(addr: SocketAddr) -> String {
+    static TOKENS: std::sync::Mutex<Vec<(SocketAddr, String)>> = std::sync::Mutex::new(Vec::new());
+    let known = |tokens: &Vec<(SocketAddr, String)>| {
+        tokens
+            .iter()
+            .find(|(a, _)| *a == addr)
+            .map(|(_, t)| t.clone())
+    };
+    if let Some(token) = known(&TOKENS.lock().unwrap()) {
+        return token;
+    }
+    let (status, headers, body) = http_bare(addr, "GET", "/", &[], b"").await;
+    assert_eq!(status, 200, "{body}");
+    let token = set_cookies(&headers)
+        .find_map(|c| c.strip_prefix("jungle_csrf=").map(str::to_string))
+        .expect("a CSRF cookie for a client without one");
+    let mut tokens = TOKENS.lock().unwrap();
+    tokens.push((addr, token.clone()));
+    token
+}
+
+/// The header lines a page of the site sends with its CSRF cookie: the cookie on every request, and the
+/// `X-CSRF-Token` header too on a state-changing one.
+pub async fn csrf_lines(addr: SocketAddr, method: &str) -> Vec<String> {
+    let token = csrf_token(addr).await;
+    let mut lines = vec![format!("Cookie: jungle_csrf={token}")];
+    if !matches!(method, "GET" | "HEAD" | "OPTIONS") {
+        lines.push(format!("X-CSRF-Token: {token}"));
+    }
+    lines
+}
+
+/// One HTTP/1.1 request over a fresh connection, as the site's pages send it (JSON, with the CSRF cookie and
+/// header): (status, headers lowercased, body).
 pub async fn http(
     addr: SocketAddr,
     method: &str,
@@ -79,8 +114,22 @@ pub async fn http(
     http_raw(addr, method, path, &headers, body.as_bytes()).await
 }
 
-/// One HTTP/1.1 request with the given header lines and body bytes.
+/// One HTTP/1.1 request with the given header lines and body bytes, plus the CSRF cookie and header the site's
+/// pages send ([`csrf_lines`]).
 pub async fn http_raw(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[String],
+    body: &[u8],
+) -> (u16, Vec<(String, String)>, String) {
+    let mut lines = csrf_lines(addr, method).await;
+    lines.extend_from_slice(headers);
+    http_bare(addr, method, path, &lines, body).await
+}
+
+/// One HTTP/1.1 request with exactly the given header lines (and `Host`, `Connection`, `Content-Length`).
+pub async fn http_bare(
     addr: SocketAddr,
     method: &str,
     path: &str,
@@ -141,12 +190,17 @@ fn dechunk(mut text: &str) -> String {
     out
 }
 
-/// The `name=value` of a response's Set-Cookie header.
-pub fn cookie_of(headers: &[(String, String)]) -> Option<String> {
+/// The `name=value` of each of a response's Set-Cookie headers.
+pub fn set_cookies(headers: &[(String, String)]) -> impl Iterator<Item = &str> {
     headers
         .iter()
-        .find(|(k, _)| k == "set-cookie")
-        .map(|(_, v)| v.split(';').next().unwrap().to_string())
+        .filter(|(k, _)| k == "set-cookie")
+        .map(|(_, v)| v.split(';').next().unwrap())
+}
+
+/// The `name=value` of a response's (first) Set-Cookie header.
+pub fn cookie_of(headers: &[(String, String)]) -> Option<String> {
+    set_cookies(headers).next().map(str::to_string)
 }
 
 /// Creates a game through the API: (id, the creator's cookie).
