@@ -47,6 +47,8 @@ enum Command {
     Serve(commands::serve::Args),
     /// Play a game in the terminal: against the engine, two players, or watch the engine play itself.
     Play(commands::play::Args),
+    /// Puzzles: make them from the tablebases or engine games, and verify a collection.
+    Puzzles(commands::puzzles::Args),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => commands::bench::run(args),
         Command::Serve(args) => commands::serve::run(args),
         Command::Play(args) => commands::play::run(args),
+        Command::Puzzles(args) => commands::puzzles::run(args),
     };
     input::exit_code(result)
 }

@@ -5,6 +5,7 @@ pub mod match_cmd;
 pub mod moves;
 pub mod perft;
 pub mod play;
+pub mod puzzles;
 pub mod rules;
 pub mod serve;
 pub mod show;
