@@ -1,12 +1,6 @@
 -- Ratings (docs/ratings.md): Glicko-2 per account and speed category. Times are Unix milliseconds; user ids
 -- are accounts' (users.id).
 
--- Which account sits on each seat (NULL: a guest, or the engine).
-ALTER TABLE games ADD COLUMN blue_user_id INTEGER REFERENCES users (id);
-ALTER TABLE games ADD COLUMN red_user_id INTEGER REFERENCES users (id);
-CREATE INDEX games_by_blue_user ON games (blue_user_id, finished_at);
-CREATE INDEX games_by_red_user ON games (red_user_id, finished_at);
-
 -- The speed category a rated game is rated in, set when the game is made (the lobby pairs two accounts) and
 -- fixed from then on; NULL: a casual game. The accounts it rates are the game's seats (blue_user_id,
 -- red_user_id).

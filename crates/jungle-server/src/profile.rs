@@ -37,7 +37,10 @@ fn account_named(hub: &crate::Hub, name: &str) -> Result<Account, ApiError> {
     let missing = || {
         ApiError(
             StatusCode::NOT_FOUND,
-            format!("no player \"{}\"", name.chars().take(MAX_NAME).collect::<String>()),
+            format!(
+                "no player \"{}\"",
+                name.chars().take(MAX_NAME).collect::<String>()
+            ),
         )
     };
     if name.len() > MAX_NAME {
@@ -125,7 +128,12 @@ async fn games(
             format!("page: at most {MAX_PAGE} (older games are in the PGN export)"),
         ));
     }
-    let rules = match query.rules.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+    let rules = match query
+        .rules
+        .as_deref()
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+    {
         None => None,
         Some(text) if text.len() > crate::hub::MAX_TEXT => {
             return Err(ApiError(StatusCode::BAD_REQUEST, "rules: too long".into()));
@@ -142,7 +150,12 @@ async fn games(
         page_size: PAGE_SIZE,
         more: false,
     };
-    let opponent = match query.opponent.as_deref().map(str::trim).filter(|o| !o.is_empty()) {
+    let opponent = match query
+        .opponent
+        .as_deref()
+        .map(str::trim)
+        .filter(|o| !o.is_empty())
+    {
         None => None,
         Some(name) => match account_named(&hub, name) {
             Ok(opponent) => Some(opponent.id),

@@ -23,6 +23,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0001_games_and_moves.sql"),
     include_str!("../migrations/0002_damaged_games.sql"),
     include_str!("../migrations/0003_accounts.sql"),
+    include_str!("../migrations/0004_game_accounts.sql"),
     include_str!("../migrations/0005_ratings.sql"),
 ];
 

@@ -14,6 +14,9 @@ use crate::{AppState, Hub};
 /// Games read and written per step of the stream.
 const GAMES_PER_CHUNK: u32 = 50;
 
+/// A game's place in the export's order: its finish time and id.
+type Cursor = (i64, String);
+
 pub(super) async fn pgn(
     State(hub): State<AppState>,
     Path(name): Path<String>,
@@ -21,7 +24,7 @@ pub(super) async fn pgn(
     let account = super::account_named(&hub, &name)?;
     let user_id = account.id;
     // The cursor: the last game written (finish time, id); `None` before the first and after the last page.
-    let start: Option<Option<(i64, String)>> = Some(None);
+    let start: Option<Option<Cursor>> = Some(None);
     let chunks = futures_util::stream::unfold(start, move |cursor| {
         let hub = hub.clone();
         async move {
@@ -63,8 +66,8 @@ pub(super) async fn pgn(
 fn chunk(
     hub: &Arc<Hub>,
     user_id: i64,
-    after: Option<&(i64, String)>,
-) -> Result<Option<(String, (i64, String))>, crate::StoreError> {
+    after: Option<&Cursor>,
+) -> Result<Option<(String, Cursor)>, crate::StoreError> {
     let ids = hub
         .store
         .player_game_ids_after(user_id, after, GAMES_PER_CHUNK)?;
@@ -81,7 +84,11 @@ fn chunk(
         let Ok(state) = crate::hub::room_state(&record, &moves, hub.limits.claim_after) else {
             continue;
         };
-        match pgn_text(&state, Some(record.created_at), jungle_rules::Notation::default()) {
+        match pgn_text(
+            &state,
+            Some(record.created_at),
+            jungle_rules::Notation::default(),
+        ) {
             Ok(pgn) => {
                 text.push_str(&pgn);
                 if !pgn.ends_with('\n') {

@@ -1,22 +1,22 @@
 //! The engine levels' published ratings, from the measured ladder of docs/engine.md ("Skill levels"): each
-//! level played the next one up (60 games a pair, `go nodes 100000`), giving one Elo step per pair. Level 8 is
-//! anchored at [`LEVEL_8_RATING`]; each level below is the anchor plus the steps above it, and its error the
-//! steps' errors (95 %) added in quadrature, as docs/engine.md adds them.
+//! level played the next one up (200 games a pair, 100 for 8–7; `go nodes 100000`), giving one Elo step per
+//! pair. Level 8 is anchored at [`LEVEL_8_RATING`]; each level below is the anchor plus the steps above it, and
+//! its error the steps' errors (95 %) added in quadrature, as docs/engine.md adds them.
 
-/// Level 8's published rating. The ladder only measures differences; 2200 puts a newcomer's 1500 between
-/// levels 3 and 4, the middle of the ladder, so the first games against the engine tell a player something.
+/// Level 8's published rating. The ladder only measures differences; 2200 puts a newcomer's 1500 in the
+/// middle of the ladder (between levels 4 and 5), so the first games against the engine tell a player something.
 pub const LEVEL_8_RATING: f64 = 2200.0;
 
 /// Each level's measured step to the level above it, from level 7 down to level 1: (Elo, ± error at 95 %).
-/// Source: docs/engine.md, "Skill levels", the ladder table (issue 17 item 4).
+/// Source: docs/engine.md, "Skill levels", the ladder table (`-srand 61`).
 const STEPS: [(f64, f64); 7] = [
-    (-114.0, 67.0),  // 7 vs 8
-    (-199.0, 83.0),  // 6 vs 7
-    (-127.0, 86.0),  // 5 vs 6
-    (-101.0, 86.0),  // 4 vs 5
-    (-269.0, 125.0), // 3 vs 4
-    (-108.0, 93.0),  // 2 vs 3
-    (-366.0, 169.0), // 1 vs 2
+    (-241.0, 62.0), // 7 vs 8
+    (-153.0, 42.0), // 6 vs 7
+    (-171.0, 47.0), // 5 vs 6
+    (-162.0, 49.0), // 4 vs 5
+    (-156.0, 51.0), // 3 vs 4
+    (-228.0, 56.0), // 2 vs 3
+    (-266.0, 63.0), // 1 vs 2
 ];
 
 /// An engine level's published rating, rounded to 10, and the uncertainty of its distance from level 8.
@@ -56,25 +56,53 @@ pub fn all() -> Vec<LevelRating> {
 mod tests {
     use super::*;
 
+    /// An Elo difference and its error (95 %).
+    type Elo = (f64, f64);
+
+    /// `−241 ± 62` → (−241, 62).
+    fn elo_and_error(cell: &str) -> Elo {
+        let ascii = cell.trim().replace('−', "-");
+        let (elo, error) = ascii
+            .split_once('±')
+            .unwrap_or_else(|| panic!("not an Elo ± error: {cell}"));
+        (elo.trim().parse().unwrap(), error.trim().parse().unwrap())
+    }
+
+    /// The ladder table of docs/engine.md: (level, step, Elo relative to level 8) for levels 7 down to 1.
+    fn documented_ladder() -> Vec<(u8, Elo, Elo)> {
+        let doc = include_str!("../../../../docs/engine.md");
+        let table = doc
+            .split("| level | step: vs the level above")
+            .nth(1)
+            .expect("docs/engine.md has the ladder table");
+        table
+            .lines()
+            .skip(2)
+            .take_while(|line| line.starts_with('|'))
+            .filter_map(|line| {
+                let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+                let level: u8 = cells.get(1)?.parse().ok()?;
+                (level < 8).then(|| (level, elo_and_error(cells[3]), elo_and_error(cells[4])))
+            })
+            .collect()
+    }
+
     #[test]
-    fn the_ladder_sums_as_docs_engine_md_does() {
-        // docs/engine.md's "Elo relative to level 8" column: −114 ± 67, −313 ± 107, …, −1284 ± 281.
-        let relative = [
-            (7, -114, 67),
-            (6, -313, 107),
-            (5, -440, 137),
-            (4, -541, 162),
-            (3, -810, 204),
-            (2, -918, 225),
-            (1, -1284, 281),
-        ];
-        for (level, elo, error) in relative {
+    fn the_steps_are_docs_engine_md_s_ladder() {
+        let ladder = documented_ladder();
+        assert_eq!(ladder.len(), 7, "levels 7 to 1");
+        for (i, (level, step, relative)) in ladder.into_iter().enumerate() {
+            assert_eq!(usize::from(8 - level), i + 1);
+            assert_eq!(STEPS[i], step, "level {level}'s step");
             let published = level_rating(level).unwrap();
             assert!(
-                (published.rating - (LEVEL_8_RATING as i32 + elo)).abs() <= 5,
-                "{published:?}"
+                (f64::from(published.rating) - (LEVEL_8_RATING + relative.0)).abs() <= 5.0,
+                "{published:?} vs {relative:?}"
             );
-            assert!((published.error - error).abs() <= 5, "{published:?}");
+            assert!(
+                (f64::from(published.error) - relative.1).abs() <= 5.0,
+                "{published:?} vs {relative:?}"
+            );
         }
         assert_eq!(
             level_rating(8),

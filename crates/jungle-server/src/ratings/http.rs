@@ -31,7 +31,7 @@ async fn game_ratings(
     ))
 }
 
-/// `[{"level":1,"rating":920,"error":280}, …]`, level 1 first.
+/// `[{"level":1,"rating":820,"error":140}, …]`, level 1 first.
 async fn levels() -> Json<Vec<LevelRating>> {
     Json(engine_levels::all())
 }

@@ -157,14 +157,16 @@ impl Store {
              FROM games g WHERE {PLAYED}"
         );
         let conn = self.conn();
-        let totals = conn.prepare_cached(&sql)?.query_row(params![user_id], |r| {
-            Ok(Totals {
-                games: r.get(0)?,
-                wins: r.get(1)?,
-                draws: r.get(2)?,
-                losses: r.get(3)?,
-            })
-        })?;
+        let totals = conn
+            .prepare_cached(&sql)?
+            .query_row(params![user_id], |r| {
+                Ok(Totals {
+                    games: r.get(0)?,
+                    wins: r.get(1)?,
+                    draws: r.get(2)?,
+                    losses: r.get(3)?,
+                })
+            })?;
         Ok(totals)
     }
 

@@ -60,7 +60,10 @@ async fn a_profile_has_ratings_history_totals_and_searchable_games() {
 
     let (status, profile) = get_json(server.addr, "/api/users/ann").await;
     assert_eq!(status, 200, "{profile}");
-    assert_eq!(profile["name"], "Ann", "the name as typed, whatever the path's case");
+    assert_eq!(
+        profile["name"], "Ann",
+        "the name as typed, whatever the path's case"
+    );
     assert_eq!(profile["totals"]["games"], 3);
     assert_eq!(profile["totals"]["wins"], 1);
     assert_eq!(profile["totals"]["draws"], 1);
@@ -69,7 +72,10 @@ async fn a_profile_has_ratings_history_totals_and_searchable_games() {
     assert_eq!(ratings.len(), 1);
     assert_eq!(ratings[0]["category"], "blitz");
     assert_eq!(ratings[0]["games"], 3);
-    assert!(ratings[0]["shown"].as_str().unwrap().ends_with('?'), "still provisional after 3 games");
+    assert!(
+        ratings[0]["shown"].as_str().unwrap().ends_with('?'),
+        "still provisional after 3 games"
+    );
     let history = profile["history"].as_array().unwrap();
     assert_eq!(history.len(), 3);
     assert_eq!(history[0]["game_id"], ids[0].as_str());
@@ -96,7 +102,11 @@ async fn a_profile_has_ratings_history_totals_and_searchable_games() {
     assert_eq!(bo_wins["games"][0]["id"], ids[1].as_str());
     assert_eq!(bo_wins["games"][0]["side"], "red");
 
-    let (_, vs_bo) = get_json(server.addr, "/api/users/ann/games?opponent=BO&rules=standard").await;
+    let (_, vs_bo) = get_json(
+        server.addr,
+        "/api/users/ann/games?opponent=BO&rules=standard",
+    )
+    .await;
     assert_eq!(vs_bo["games"].as_array().unwrap().len(), 3);
     let (_, modern) = get_json(server.addr, "/api/users/ann/games?rules=modern").await;
     assert!(modern["games"].as_array().unwrap().is_empty());
@@ -176,7 +186,8 @@ async fn every_game_of_a_player_exports_as_one_pgn() {
         .map(|i| [Some(Side::Red), Some(Side::Blue), None][i % 3])
         .collect();
     play_rated(&hub, &results);
-    let (status, headers, body) = http(server.addr, "GET", "/api/users/ann/games.pgn", "", None).await;
+    let (status, headers, body) =
+        http(server.addr, "GET", "/api/users/ann/games.pgn", "", None).await;
     assert_eq!(status, 200);
     let header = |name: &str| {
         headers
@@ -199,7 +210,10 @@ async fn every_game_of_a_player_exports_as_one_pgn() {
 async fn the_profile_page_draws_the_rating_graph() {
     let server = start(temp_dir("profile-browser").join("games.db")).await;
     let hub = server.state.clone();
-    let (_, _, ids) = play_rated(&hub, &[Some(Side::Red), Some(Side::Red), Some(Side::Blue), None]);
+    let (_, _, ids) = play_rated(
+        &hub,
+        &[Some(Side::Red), Some(Side::Red), Some(Side::Blue), None],
+    );
     let chrome = Chrome::launch("profile", 1200, 900).await;
     let page = chrome
         .person(&format!("http://{}/@/ann", server.addr))
@@ -214,7 +228,10 @@ async fn the_profile_page_draws_the_rating_graph() {
         "[...document.querySelectorAll('#rating-graph circle.point')].map((c) => Number(c.dataset.rating))",
     )
     .await;
-    let history = hub.store.rating_history(hub.store.account_by_name("ann").unwrap().unwrap().id).unwrap();
+    let history = hub
+        .store
+        .rating_history(hub.store.account_by_name("ann").unwrap().unwrap().id)
+        .unwrap();
     let expected: Vec<f64> = history.iter().map(|p| p.rating_after.round()).collect();
     assert_eq!(plotted, expected);
     // Real axes: rating ticks and date ticks.
@@ -224,10 +241,18 @@ async fn the_profile_page_draws_the_rating_graph() {
     )
     .await;
     assert!(ticks.0 >= 2 && ticks.1 >= 2, "{ticks:?}");
-    wait_until(&page, "document.querySelectorAll('#games li[data-game]').length === 4").await;
+    wait_until(
+        &page,
+        "document.querySelectorAll('#games li[data-game]').length === 4",
+    )
+    .await;
     let name: String = eval(&page, "document.getElementById('player-name').textContent").await;
     assert_eq!(name, "Ann");
-    let row: String = eval(&page, "document.querySelector('#ratings tbody tr').textContent").await;
+    let row: String = eval(
+        &page,
+        "document.querySelector('#ratings tbody tr').textContent",
+    )
+    .await;
     assert!(row.contains("Blitz"), "{row}");
 
     // A rated game's page shows how the ratings moved; the home page shows the engine levels' ratings.
@@ -244,7 +269,10 @@ async fn the_profile_page_draws_the_rating_graph() {
         "[...document.querySelectorAll('.player .rating')].map((e) => e.textContent).join(' ')",
     )
     .await;
-    assert!(seats.contains('?'), "provisional ratings beside the names: {seats}");
+    assert!(
+        seats.contains('?'),
+        "provisional ratings beside the names: {seats}"
+    );
     let home = chrome.person(&format!("http://{}/", server.addr)).await;
     wait_until(
         &home,

@@ -196,7 +196,10 @@ async fn only_fair_games_can_be_marked_rated() {
         Err(MarkRatedError::OtherPlayers)
     ));
     assert_eq!(
-        store.rated_game(&bound.id).unwrap().map(|g| (g.players, g.category)),
+        store
+            .rated_game(&bound.id)
+            .unwrap()
+            .map(|g| (g.players, g.category)),
         Some((players, Category::Rapid))
     );
     for id in [&modern.id, &engine_room.id, &game.id] {
