@@ -1,6 +1,6 @@
 //! The AI plays from its view only, reads behaviour into its belief, and beats random play.
 
-use jungle_hidden::ai::{Belief, Budget, HiddenAi, OneWorld};
+use jungle_hidden::ai::{Belief, Budget, HiddenAi, OneWorld, QuietStretch};
 use jungle_hidden::{Arrangement, HiddenGame};
 use jungle_rules::{Animal, Rules, Side, Square};
 use rand::rngs::StdRng;
@@ -60,6 +60,23 @@ fn a_node_budget_bounds_the_work_of_every_level_and_repeats_its_choice() {
     }
     let m = OneWorld::new(3).choose_within(&view, Budget::nodes(3_000));
     assert!(view.legal_moves().contains(m.unwrap()));
+}
+
+#[test]
+fn a_world_is_searched_with_the_quiet_moves_that_led_to_it() {
+    // Red shuffles back and forth: a world's search must see those positions to know a repetition is near.
+    let mut g = game("TECDLWPR", "RPWEDCLT");
+    play(&mut g, "a3a4 a7a6 a4a3 a6a7 g3g4");
+    let view = g.view(Some(Side::Red));
+    let belief = Belief::of(&view, Side::Blue, true);
+    let mut rng = StdRng::seed_from_u64(9);
+    let stretch = QuietStretch::of(&view);
+    for _ in 0..10 {
+        let world = jungle_hidden::ai::sample_world(&view, &belief, &mut rng).unwrap();
+        let replayed = stretch.game(&view, &world);
+        assert_eq!(replayed.position(), &world);
+        assert_eq!(replayed.moves().len(), 5);
+    }
 }
 
 #[test]

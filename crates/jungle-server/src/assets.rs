@@ -12,6 +12,12 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("game.html", HTML, include_bytes!("../static/game.html")),
     ("replay.html", HTML, include_bytes!("../static/replay.html")),
     ("editor.html", HTML, include_bytes!("../static/editor.html")),
+    ("login.html", HTML, include_bytes!("../static/login.html")),
+    (
+        "account.html",
+        HTML,
+        include_bytes!("../static/account.html"),
+    ),
     (
         "profile.html",
         HTML,
@@ -47,6 +53,12 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("sound.js", JS, include_bytes!("../static/sound.js")),
     ("dom.js", JS, include_bytes!("../static/dom.js")),
     ("api.js", JS, include_bytes!("../static/api.js")),
+    ("account.js", JS, include_bytes!("../static/account.js")),
+    (
+        "account-bar.js",
+        JS,
+        include_bytes!("../static/account-bar.js"),
+    ),
     ("moves.js", JS, include_bytes!("../static/moves.js")),
     (
         "import-form.js",

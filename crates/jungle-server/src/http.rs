@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
+use crate::accounts::Viewer;
 use crate::assets::Assets;
 use crate::connections::ConnectionRefused;
 use crate::guard::{Client, guard, json_error};
@@ -223,14 +224,18 @@ async fn game_page(
 async fn join_game(
     State(hub): State<AppState>,
     Path(id): Path<String>,
+    Viewer(viewer): Viewer,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let room = find_room(&hub, &id)?;
-    if let Some(seat) = room.seat_of(seat_token(&headers, &id).as_deref()) {
+    if let Some(seat) = hub.seat_for(&room, &headers, viewer.as_ref())? {
         return Ok(Json(json!({ "seat": side_name(seat) })).into_response());
     }
     match hub.claim_seat(&room)? {
         Some((seat, token)) => Ok({
+            if let Some(account) = &viewer {
+                hub.bind_seat(&room, seat, account)?;
+            }
             // The wait for the first moves starts now.
             hub.after_change(&room);
             (
@@ -285,10 +290,14 @@ async fn list_games(State(hub): State<AppState>) -> Result<Json<Value>, ApiError
 async fn create_game(
     State(hub): State<AppState>,
     Client(client): Client,
+    Viewer(viewer): Viewer,
     body: Result<Json<NewGame>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(request) = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
     let (room, side, token) = hub.create(&request, client)?;
+    if let Some(account) = &viewer {
+        hub.bind_seat(&room, side, account)?;
+    }
     let url = format!("/game/{}", room.id);
     Ok((
         StatusCode::CREATED,
@@ -304,16 +313,22 @@ async fn rematch_game(
     State(hub): State<AppState>,
     Path(id): Path<String>,
     Client(client): Client,
+    Viewer(viewer): Viewer,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let room = find_room(&hub, &id)?;
-    let Some(seat) = room.seat_of(seat_token(&headers, &id).as_deref()) else {
+    let Some(seat) = hub.seat_for(&room, &headers, viewer.as_ref())? else {
         return Err(ApiError(
             StatusCode::FORBIDDEN,
             "only the players of a game may ask for its rematch".into(),
         ));
     };
     let (new_id, new_seat, token) = hub.rematch(&room, seat, client)?;
+    if let Some(account) = &viewer
+        && let Some(new_room) = hub.room(&new_id)?
+    {
+        hub.bind_seat(&new_room, new_seat, account)?;
+    }
     let url = format!("/game/{new_id}");
     Ok((
         [set_cookie(&new_id, &token)],
@@ -508,6 +523,7 @@ async fn websocket(
     State(hub): State<AppState>,
     Path(id): Path<String>,
     Client(client): Client,
+    Viewer(viewer): Viewer,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
@@ -517,7 +533,7 @@ async fn websocket(
     refuse_cross_site(&hub, &headers)?;
     let room = find_room(&hub, &id)?;
     let place = open_connection(&hub, client)?;
-    let seat = room.seat_of(seat_token(&headers, &id).as_deref());
+    let seat = hub.seat_for(&room, &headers, viewer.as_ref())?;
     Ok(
         bounded(upgrade).on_upgrade(move |socket: WebSocket| async move {
             let _place = place;

@@ -1,6 +1,7 @@
 // The game page: one websocket to the game's room. The server sends the whole state after every change; this
 // page draws it and sends the player's actions. A dropped connection reconnects to the same seat (the cookie).
 
+import { mountAccountBar } from "./account-bar.js";
 import { postJson } from "./api.js";
 import { JungleBoard, describeMove, parseFen, positionAfter } from "./board.js";
 import { $ } from "./dom.js";
@@ -392,5 +393,6 @@ $("claim-win").addEventListener("click", () => send({ type: "claim_win" }));
 $("claim-draw").addEventListener("click", () => send({ type: "claim_draw" }));
 setInterval(drawAway, 500);
 localise();
+mountAccountBar();
 setInterval(drawClocks, 100);
 connect();

@@ -1,5 +1,6 @@
 // The home page: create a game (vs the engine or a friend), list live and finished games, import a PGN.
 
+import { mountAccountBar } from "./account-bar.js";
 import { postJson } from "./api.js";
 import { $ } from "./dom.js";
 import { localise, t, tOr } from "./i18n.js";
@@ -28,6 +29,7 @@ $("new-game").addEventListener("submit", async (event) => {
 });
 
 localise();
+mountAccountBar();
 wireImportForm("import-error");
 labelLevels($("level"));
 
