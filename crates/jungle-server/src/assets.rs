@@ -19,6 +19,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/account.html"),
     ),
     (
+        "profile.html",
+        HTML,
+        include_bytes!("../static/profile.html"),
+    ),
+    (
         "not_found.html",
         HTML,
         include_bytes!("../static/not_found.html"),
@@ -32,6 +37,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
         "style.css",
         "text/css; charset=utf-8",
         include_bytes!("../static/style.css"),
+    ),
+    (
+        "profile.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../static/profile.css"),
     ),
     (
         "analysis.css",
@@ -76,6 +86,22 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("analysis.js", JS, include_bytes!("../static/analysis.js")),
     ("graph.js", JS, include_bytes!("../static/graph.js")),
     ("editor.js", JS, include_bytes!("../static/editor.js")),
+    ("profile.js", JS, include_bytes!("../static/profile.js")),
+    (
+        "game-ratings.js",
+        JS,
+        include_bytes!("../static/game-ratings.js"),
+    ),
+    (
+        "rating-graph.js",
+        JS,
+        include_bytes!("../static/rating-graph.js"),
+    ),
+    (
+        "engine-levels.js",
+        JS,
+        include_bytes!("../static/engine-levels.js"),
+    ),
     (
         "favicon.svg",
         "image/svg+xml",

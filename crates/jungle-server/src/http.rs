@@ -65,6 +65,8 @@ pub fn router(state: AppState, assets: Assets) -> Router {
         .route("/api/import", axum::routing::post(import_pgn))
         .route("/ws/{id}", get(websocket))
         .merge(crate::accounts::routes())
+        .merge(crate::ratings::routes())
+        .merge(crate::profile::routes())
         .merge(crate::lobby::http::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -382,28 +384,12 @@ async fn game_pgn(
     let Query(query) = query.map_err(|e| ApiError(e.status(), e.body_text()))?;
     let room = find_room(&hub, &id)?;
     let record = hub.store.game(&id).map_err(HubError::from)?;
-    let text = {
-        let state = room.lock();
-        let mut pgn = PgnGame::new(state.game.clone());
-        if let Some(PgnNotation::Animal) = query.notation {
-            pgn.notation = jungle_rules::Notation::Animal;
-        }
-        let pgn_name = |side| pgn_player_name(&state, side).unwrap_or_else(|| "?".to_string());
-        let date = record.map(|r| pgn_date(r.created_at)).unwrap_or_default();
-        let tags = [
-            ("Event", "Jungle game".to_string()),
-            ("Site", "jungle serve".to_string()),
-            ("Date", date),
-            // docs/rules.md: `White` names the Blue player and `Black` the Red player.
-            ("White", pgn_name(jungle_rules::Side::Blue)),
-            ("Black", pgn_name(jungle_rules::Side::Red)),
-        ];
-        for (name, value) in tags {
-            pgn.set_tag(name, &value)
-                .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-        }
-        pgn.to_string()
+    let notation = match query.notation {
+        Some(PgnNotation::Animal) => jungle_rules::Notation::Animal,
+        _ => jungle_rules::Notation::default(),
     };
+    let text = pgn_text(&room.lock(), record.map(|r| r.created_at), notation)
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     Ok((
         [
             (
@@ -418,6 +404,32 @@ async fn game_pgn(
         text,
     )
         .into_response())
+}
+
+/// A game's PGN with this site's tags (event, site, date of `created_at`, the players' names).
+///
+/// # Errors
+/// When a tag cannot be written (a name PGN cannot carry).
+pub(crate) fn pgn_text(
+    state: &crate::room::RoomState,
+    created_at: Option<i64>,
+    notation: jungle_rules::Notation,
+) -> Result<String, jungle_rules::pgn::TagError> {
+    let mut pgn = PgnGame::new(state.game.clone());
+    pgn.notation = notation;
+    let pgn_name = |side| pgn_player_name(state, side).unwrap_or_else(|| "?".to_string());
+    let tags = [
+        ("Event", "Jungle game".to_string()),
+        ("Site", "jungle serve".to_string()),
+        ("Date", created_at.map(pgn_date).unwrap_or_default()),
+        // docs/rules.md: `White` names the Blue player and `Black` the Red player.
+        ("White", pgn_name(jungle_rules::Side::Blue)),
+        ("Black", pgn_name(jungle_rules::Side::Red)),
+    ];
+    for (name, value) in tags {
+        pgn.set_tag(name, &value)?;
+    }
+    Ok(pgn.to_string())
 }
 
 /// `YYYY.MM.DD` of a Unix time in milliseconds (UTC), for the PGN `Date` tag.

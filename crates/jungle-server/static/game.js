@@ -8,11 +8,13 @@ import { $ } from "./dom.js";
 import { lang, localise, t, tOr } from "./i18n.js";
 import { fillMoveList, sideName } from "./moves.js";
 import { muted, playMoveSound, setMuted, sounds } from "./sound.js";
+import { followRatings } from "./game-ratings.js";
 import { correspondenceMeta, drawDeadline } from "./deadline.js";
 
 const gameId = location.pathname.split("/").pop();
 const view = { premove: null, browsing: null, sounds, seat: null, state: null, receivedAt: 0, offlineAt: null, bannerClosedAt: null, flippedByUser: null, socket: null, retries: 0, resignArmed: null };
 window.jungle = view; // read by the end-to-end tests
+const showRatings = followRatings(gameId);
 
 const board = new JungleBoard($("board"), (move) => send({ type: "move", move }));
 view.board = board; // the tests read its orientation
@@ -175,6 +177,7 @@ function draw() {
   const top = flip ? "blue" : "red";
   drawPlayer($("player-bottom"), bottom);
   drawPlayer($("player-top"), top);
+  showRatings(s);
   drawClocks();
   drawMoves();
   drawStatus();

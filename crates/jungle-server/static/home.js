@@ -5,6 +5,7 @@ import { postJson } from "./api.js";
 import { $ } from "./dom.js";
 import { localise, t, tOr } from "./i18n.js";
 import { wireImportForm } from "./import-form.js";
+import { labelLevels } from "./engine-levels.js";
 
 let opponent = "engine";
 for (const button of document.querySelectorAll("#new-game button[data-opponent]")) {
@@ -30,6 +31,7 @@ $("new-game").addEventListener("submit", async (event) => {
 localise();
 mountAccountBar();
 wireImportForm("import-error");
+labelLevels($("level"));
 
 function describe(game) {
   const name = (side) => game[`${side}_name`] ||

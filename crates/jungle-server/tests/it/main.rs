@@ -8,6 +8,8 @@ mod browser;
 mod correspondence;
 mod lobby;
 mod presentation;
+mod profile;
+mod ratings;
 mod restart;
 mod router;
 mod support;
