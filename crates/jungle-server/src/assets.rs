@@ -12,6 +12,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("game.html", HTML, include_bytes!("../static/game.html")),
     ("replay.html", HTML, include_bytes!("../static/replay.html")),
     ("editor.html", HTML, include_bytes!("../static/editor.html")),
+    ("puzzle.html", HTML, include_bytes!("../static/puzzle.html")),
     (
         "not_found.html",
         HTML,
@@ -50,6 +51,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("analysis.js", JS, include_bytes!("../static/analysis.js")),
     ("graph.js", JS, include_bytes!("../static/graph.js")),
     ("editor.js", JS, include_bytes!("../static/editor.js")),
+    ("puzzle.js", JS, include_bytes!("../static/puzzle.js")),
     (
         "favicon.svg",
         "image/svg+xml",

@@ -64,6 +64,7 @@ pub fn router(state: AppState, assets: Assets) -> Router {
         .route("/api/import", axum::routing::post(import_pgn))
         .route("/ws/{id}", get(websocket))
         .merge(crate::accounts::routes())
+        .merge(crate::puzzles::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(

@@ -16,6 +16,7 @@ pub mod logging;
 pub mod memory;
 pub mod presence;
 pub mod protocol;
+pub mod puzzles;
 pub mod rate;
 pub mod room;
 pub mod store;

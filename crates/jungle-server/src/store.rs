@@ -10,12 +10,15 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 mod accounts;
 pub use accounts::{AccountKey, Credentials, MAX_SESSIONS_PER_ACCOUNT, name_key};
+mod puzzles;
+pub use puzzles::{PuzzleRating, RatedAttempt};
 
 /// The migrations, in order; `PRAGMA user_version` records how many have been applied.
 const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0001_games_and_moves.sql"),
     include_str!("../migrations/0002_damaged_games.sql"),
     include_str!("../migrations/0003_accounts.sql"),
+    include_str!("../migrations/0004_puzzles.sql"),
 ];
 
 /// A storage failure (the database file could not be opened or written, or a statement failed).

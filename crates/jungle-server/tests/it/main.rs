@@ -6,6 +6,7 @@ mod adversarial;
 mod analysis;
 mod browser;
 mod presentation;
+mod puzzles;
 mod restart;
 mod router;
 mod support;
