@@ -3,14 +3,17 @@
 //! ```sh
 //! cargo run --release -p jungle-hidden --example hidden_match -- --opponent one-world --games 200 --ms 50
 //! ```
-//! Options: `--opponent random|one-world|truth` (default one-world), `--games N` (200), `--ms T` per move for
-//! both sides (50), `--level L` of the AI (8), `--rules OPTS` (standard), `--seed S` (1), `--worlds W` and
-//! `--vote 0|1` (worlds per move and whether they vote; the level's by default). Colours alternate;
+//! Options: `--opponent random|one-world|truth` (default one-world), `--games N` (200), `--ms T` and/or
+//! `--nodes N` per move for both sides (50 ms when neither is given; nodes make the work the same whatever else
+//! the machine runs), `--level L` of the AI (8), `--rules OPTS` (standard), `--seed S` (1), `--worlds W` and
+//! `--vote 0|1` (worlds per move and whether they vote; the level's by default), `--contempt CP` (what a draw
+//! found in the search costs the AI) and `--history 0|1` (the worlds' searches see the quiet moves since the
+//! last attack). Colours alternate;
 //! every setup is random; a game still going after 300 plies counts as a draw.
 
 use std::time::Duration;
 
-use jungle_hidden::ai::{HiddenAi, LevelPlan, OneWorld};
+use jungle_hidden::ai::{Budget, HiddenAi, LevelPlan, OneWorld};
 use jungle_hidden::{Arrangement, HiddenGame};
 use jungle_rules::{Move, Rules, Side};
 use rand::rngs::StdRng;
@@ -28,7 +31,7 @@ enum Opponent {
 struct Options {
     opponent: Opponent,
     games: usize,
-    time: Duration,
+    budget: Budget,
     level: u8,
     rules: Rules,
     seed: u64,
@@ -36,18 +39,22 @@ struct Options {
     worlds: Option<usize>,
     /// The worlds vote (each searched whole) instead of scoring every move in every world.
     vote: Option<bool>,
+    contempt: Option<i32>,
+    history: Option<bool>,
 }
 
 fn parse_args() -> Result<Options, String> {
     let mut options = Options {
         opponent: Opponent::OneWorld,
         games: 200,
-        time: Duration::from_millis(50),
+        budget: Budget::default(),
         level: 8,
         rules: Rules::default(),
         seed: 1,
         worlds: None,
         vote: None,
+        contempt: None,
+        history: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
@@ -73,14 +80,26 @@ fn parse_args() -> Result<Options, String> {
                 }
             }
             "--games" => options.games = number()? as usize,
-            "--ms" => options.time = Duration::from_millis(number()?),
+            "--ms" => options.budget.time = Some(Duration::from_millis(number()?)),
+            "--nodes" => options.budget.nodes = Some(number()?.max(1)),
             "--level" => options.level = number()?.clamp(1, 8) as u8,
             "--seed" => options.seed = number()?,
             "--worlds" => options.worlds = Some(number()?.max(1) as usize),
             "--vote" => options.vote = Some(number()? != 0),
+            "--history" => options.history = Some(number()? != 0),
+            "--contempt" => {
+                options.contempt = Some(
+                    value
+                        .parse()
+                        .map_err(|_| format!("--contempt: \"{value}\" is not a number"))?,
+                );
+            }
             "--rules" => options.rules = value.parse().map_err(|e| format!("--rules: {e}"))?,
             _ => return Err(format!("unknown option {name}")),
         }
+    }
+    if options.budget == Budget::default() {
+        options.budget = Budget::time(Duration::from_millis(50));
     }
     Ok(options)
 }
@@ -97,6 +116,8 @@ fn main() {
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let (mut world_searches, mut searching) = (0usize, Duration::ZERO);
     let (mut depths, mut choices) = (0u64, 0u64);
+    // Wall time spent choosing, by the AI and by its opponent, with their move counts.
+    let mut thinking = [(Duration::ZERO, 0u32); 2];
     for i in 0..options.games {
         let ai_side = if i % 2 == 0 { Side::Blue } else { Side::Red };
         let mut ai = HiddenAi::new(options.level, rng.random());
@@ -104,6 +125,8 @@ fn main() {
         ai = ai.with_plan(LevelPlan {
             worlds: options.worlds.unwrap_or(level_plan.worlds),
             vote: options.vote.unwrap_or(level_plan.vote),
+            contempt: options.contempt.unwrap_or(level_plan.contempt),
+            history: options.history.unwrap_or(level_plan.history),
             ..level_plan
         });
         let mut truth = HiddenAi::new(options.level, rng.random());
@@ -118,8 +141,9 @@ fn main() {
         while !game.is_over() && game.history().len() < MAX_PLIES {
             let side = game.side_to_move();
             let view = game.view(Some(side));
+            let started = std::time::Instant::now();
             let choice: Option<Move> = if side == ai_side {
-                let m = ai.choose(&view, Some(options.time));
+                let m = ai.choose_within(&view, options.budget);
                 world_searches += ai.report().world_searches;
                 depths += u64::from(ai.report().depth);
                 choices += 1;
@@ -132,12 +156,15 @@ fn main() {
                         (!moves.is_empty())
                             .then(|| moves.as_slice()[rng.random_range(0..moves.len())])
                     }
-                    Opponent::OneWorld => one_world.choose(&view, options.time),
+                    Opponent::OneWorld => one_world.choose_within(&view, options.budget),
                     Opponent::Truth => {
-                        truth.choose(&game.view_with_everything_shown(side), Some(options.time))
+                        truth.choose_within(&game.view_with_everything_shown(side), options.budget)
                     }
                 }
             };
+            let clock = &mut thinking[usize::from(side != ai_side)];
+            clock.0 += started.elapsed();
+            clock.1 += 1;
             let m = choice.expect("a game that is not over has a legal move");
             game.play(m).expect("players choose legal moves");
         }
@@ -156,11 +183,15 @@ fn main() {
         );
     }
     let games = options.games.max(1) as f64;
+    let mean_ms =
+        |(time, moves): (Duration, u32)| time.as_secs_f64() * 1000.0 / f64::from(moves.max(1));
     println!(
-        "final: AI score {:.1}% over {} games (+{wins} ={draws} -{losses}); {:.0} world searches per second, mean depth {:.1} after the root move",
+        "final: AI score {:.1}% over {} games (+{wins} ={draws} -{losses}); {:.0} world searches per second, mean depth {:.1} after the root move; {:.1} ms a move (opponent {:.1} ms)",
         100.0 * (wins as f64 + 0.5 * draws as f64) / games,
         options.games,
         world_searches as f64 / searching.as_secs_f64().max(1e-9),
         depths as f64 / choices.max(1) as f64,
+        mean_ms(thinking[0]),
+        mean_ms(thinking[1]),
     );
 }

@@ -1,6 +1,6 @@
 //! The AI plays from its view only, reads behaviour into its belief, and beats random play.
 
-use jungle_hidden::ai::{Belief, HiddenAi};
+use jungle_hidden::ai::{Belief, Budget, HiddenAi, OneWorld, QuietStretch};
 use jungle_hidden::{Arrangement, HiddenGame};
 use jungle_rules::{Animal, Rules, Side, Square};
 use rand::rngs::StdRng;
@@ -37,6 +37,45 @@ fn the_choice_does_not_change_when_only_hidden_information_does() {
         let choice_b = HiddenAi::new(level, 11).choose(&b.view(Some(Side::Blue)), None);
         assert!(choice_a.is_some());
         assert_eq!(choice_a, choice_b, "level {level}");
+    }
+}
+
+#[test]
+fn a_node_budget_bounds_the_work_of_every_level_and_repeats_its_choice() {
+    let mut g = game("TECDLWPR", "RPWEDCLT");
+    play(&mut g, "a3a4 b8b9 a4a5 b9b8");
+    let view = g.view(Some(Side::Blue));
+    for level in [2, 5, 8] {
+        let mut ai = HiddenAi::new(level, 7);
+        let first = ai.choose_within(&view, Budget::nodes(6_000));
+        let report = ai.report().clone();
+        // Each engine search checks its count every 1,024 nodes and completes depth 1 whatever the budget.
+        assert!(
+            report.nodes > 0 && report.nodes <= 6_000 + 4 * 1024,
+            "level {level}: {report:?}"
+        );
+        let again = HiddenAi::new(level, 7).choose_within(&view, Budget::nodes(6_000));
+        assert_eq!(first, again, "level {level}");
+        assert!(view.legal_moves().contains(first.unwrap()));
+    }
+    let m = OneWorld::new(3).choose_within(&view, Budget::nodes(3_000));
+    assert!(view.legal_moves().contains(m.unwrap()));
+}
+
+#[test]
+fn a_world_is_searched_with_the_quiet_moves_that_led_to_it() {
+    // Red shuffles back and forth: a world's search must see those positions to know a repetition is near.
+    let mut g = game("TECDLWPR", "RPWEDCLT");
+    play(&mut g, "a3a4 a7a6 a4a3 a6a7 g3g4");
+    let view = g.view(Some(Side::Red));
+    let belief = Belief::of(&view, Side::Blue, true);
+    let mut rng = StdRng::seed_from_u64(9);
+    let stretch = QuietStretch::of(&view);
+    for _ in 0..10 {
+        let world = jungle_hidden::ai::sample_world(&view, &belief, &mut rng).unwrap();
+        let replayed = stretch.game(&view, &world);
+        assert_eq!(replayed.position(), &world);
+        assert_eq!(replayed.moves().len(), 5);
     }
 }
 

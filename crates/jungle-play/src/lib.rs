@@ -4,6 +4,7 @@ pub mod app;
 pub mod clock;
 pub mod config;
 pub mod hidden;
+pub mod hidden_app;
 pub mod opponent;
 pub mod record;
 pub mod render;
@@ -15,5 +16,6 @@ pub mod line;
 pub mod threats;
 pub mod tui;
 
+pub use hidden_app::{HiddenApp, HiddenConfig};
 pub use line::run_lines;
-pub use tui::run_terminal;
+pub use tui::{Screen, run_terminal};

@@ -4,7 +4,7 @@
 //! ```text
 //! hidden setup SIDE [rules OPTS]                   -> setup LETTERS      (the engine's arrangement)
 //! hidden position SIDE setup LETTERS [rules OPTS] [moves PUBLIC...]      (its view; no answer unless wrong)
-//! go movetime MS | go wtime MS btime MS [winc MS] [binc MS] | go       -> bestmove MOVE
+//! go movetime MS | go nodes N | go wtime MS btime MS [winc MS] [binc MS] | go  -> bestmove MOVE
 //! ```
 //! `uci`, `isready`, `ucinewgame`, `setoption name Skill Level value N` and `quit` are as in the open protocol.
 //! Public moves are written as [`PublicMove`](jungle_hidden::PublicMove) text (`a3a4`, `g3g4=R`, `c3c4=LxC`,
@@ -13,7 +13,7 @@
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
-use jungle_hidden::ai::HiddenAi;
+use jungle_hidden::ai::{Budget, HiddenAi};
 use jungle_hidden::{Arrangement, PublicMoveText, View};
 use jungle_rules::{Rules, Side};
 
@@ -216,14 +216,14 @@ impl<R: BufRead, W: Write> HiddenSession<R, W> {
         if view.viewer() != Some(view.side_to_move()) {
             return self.error("go: it is not this engine's move in the position set");
         }
-        let time = move_time(params, view.side_to_move());
+        let budget = move_budget(params, view.side_to_move());
         let mut ai = self.ai();
-        match ai.choose(&view, Some(time)) {
+        match ai.choose_within(&view, budget) {
             Some(m) => {
                 let report = ai.report().clone();
                 self.say(&format!(
-                    "info depth {} string worlds {} world-searches {}",
-                    report.depth, report.worlds, report.world_searches
+                    "info depth {} nodes {} string worlds {} world-searches {}",
+                    report.depth, report.nodes, report.worlds, report.world_searches
                 ))?;
                 self.say(&format!("bestmove {m}"))
             }
@@ -241,11 +241,24 @@ fn parse_side(token: Option<&str>) -> Result<Side, String> {
     }
 }
 
-/// The time for one move: `movetime`, else a share of the side's clock, else [`DEFAULT_MOVETIME`].
-fn move_time(params: &GoParams, side: Side) -> Duration {
-    if let Some(movetime) = params.movetime {
-        return movetime;
+/// The budget of one move: `nodes` (engine nodes over all the worlds searched) and a time — `movetime`, else a
+/// share of the side's clock, else [`DEFAULT_MOVETIME`] unless `nodes` alone bounds the search.
+fn move_budget(params: &GoParams, side: Side) -> Budget {
+    let clock_given = params.wtime.is_some() || params.btime.is_some();
+    let time = match (params.movetime, clock_given, params.nodes) {
+        (Some(movetime), _, _) => Some(movetime),
+        (None, true, _) => Some(clock_share(params, side)),
+        (None, false, Some(_)) => None,
+        (None, false, None) => Some(DEFAULT_MOVETIME),
+    };
+    Budget {
+        time,
+        nodes: params.nodes,
     }
+}
+
+/// The time for one move out of the side's clock; [`DEFAULT_MOVETIME`] if that side's clock was not given.
+fn clock_share(params: &GoParams, side: Side) -> Duration {
     let (time, inc) = match side {
         Side::Blue => (params.wtime, params.winc),
         Side::Red => (params.btime, params.binc),

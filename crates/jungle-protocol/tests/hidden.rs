@@ -57,6 +57,25 @@ fn an_engine_answers_setup_and_go_with_a_legal_choice() {
 }
 
 #[test]
+fn go_nodes_bounds_the_work_so_the_answer_is_reproducible() {
+    let input = "hidden position blue setup TLCDEWPR moves\ngo nodes 4000\n";
+    let out = session(input);
+    let info = out.lines().find(|l| l.starts_with("info depth")).unwrap();
+    let nodes: u64 = info
+        .split_whitespace()
+        .skip_while(|&w| w != "nodes")
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    // The engine checks its node count every 1,024 nodes, once per world.
+    assert!((1..=4000 + 3 * 1024).contains(&nodes), "{out}");
+    assert!(out.contains("bestmove "), "{out}");
+    // The same work on the same view: the same answer, however busy the machine is.
+    assert_eq!(session(input), out);
+}
+
+#[test]
 fn lines_that_cannot_be_obeyed_get_an_error_and_change_nothing() {
     for bad in [
         "hidden setup green",

@@ -335,6 +335,7 @@ impl Engine {
         let hashes: Vec<u64> = self.game.positions().iter().map(|p| p.hash()).collect();
         for w in &mut self.workers {
             w.prepare(&hashes);
+            w.contempt = self.options.contempt;
             w.control = None;
             // Helpers may stop at any time: only the main thread's result is used.
             w.may_stop = w.id != 0;

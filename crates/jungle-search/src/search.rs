@@ -132,6 +132,8 @@ pub(crate) struct Worker {
     pub control: Option<Control>,
     /// Whether the search may be stopped (false until depth 1 is complete, so a move always exists).
     pub may_stop: bool,
+    /// What a draw found in the search costs the side to move at the root ([`crate::EngineOptions::contempt`]).
+    pub contempt: i32,
     /// The best root move of the current iteration so far, with its score (for a search stopped mid-iteration).
     pub root_best: Option<(Move, i32)>,
     /// Endgame tables probed below the root, and the most pieces they cover (0 without tables).
@@ -185,6 +187,7 @@ impl Worker {
             reductions,
             control: None,
             may_stop: false,
+            contempt: 0,
             root_best: None,
             tablebases: None,
             tablebase_pieces: 0,
@@ -304,6 +307,16 @@ impl Worker {
         false
     }
 
+    /// A draw's score for the side to move at `ply`: the contempt is the root side's, and the sides alternate.
+    #[inline]
+    fn draw_score(&self, ply: usize) -> i32 {
+        if ply.is_multiple_of(2) {
+            -self.contempt
+        } else {
+            self.contempt
+        }
+    }
+
     #[inline]
     fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = self.pv_len[ply + 1].max(ply + 1);
@@ -390,7 +403,7 @@ impl Worker {
         // Step 2. Draws, and mate distance pruning.
         if !root {
             if self.is_draw(pos) {
-                return 0;
+                return self.draw_score(ply);
             }
             alpha = alpha.max(-MATE + ply as i32);
             beta = beta.min(MATE - ply as i32 - 1);

@@ -15,12 +15,12 @@
 //! | level | depth cap | node cap | lines | margin (cp) | careless |
 //! |---|---|---|---|---|---|
 //! | 1 | 1 | — | 8 | 400 | 50% |
-//! | 2 | 2 | — | 6 | 250 | 20% |
+//! | 2 | 2 | — | 6 | 250 | 35% |
 //! | 3 | 3 | — | 5 | 160 | — |
-//! | 4 | — | 2,500 | 4 | 90 | — |
-//! | 5 | — | 5,000 | 3 | 60 | — |
+//! | 4 | — | 1,800 | 4 | 90 | — |
+//! | 5 | — | 3,500 | 3 | 60 | — |
 //! | 6 | — | 10,000 | 3 | 30 | — |
-//! | 7 | — | 30,000 | 2 | 12 | — |
+//! | 7 | — | 30,000 | 3 | 25 | — |
 //! | 8 | — | — | 1 | 0 | — |
 
 use crate::search::MATE_BOUND;
@@ -49,12 +49,12 @@ impl Skill {
         let level = level.clamp(MIN_LEVEL, MAX_LEVEL);
         let (max_depth, max_nodes, lines, margin, careless_percent) = match level {
             1 => (Some(1), None, 8, 400, 50),
-            2 => (Some(2), None, 6, 250, 20),
+            2 => (Some(2), None, 6, 250, 35),
             3 => (Some(3), None, 5, 160, 0),
-            4 => (None, Some(2_500), 4, 90, 0),
-            5 => (None, Some(5_000), 3, 60, 0),
+            4 => (None, Some(1_800), 4, 90, 0),
+            5 => (None, Some(3_500), 3, 60, 0),
             6 => (None, Some(10_000), 3, 30, 0),
-            7 => (None, Some(30_000), 2, 12, 0),
+            7 => (None, Some(30_000), 3, 25, 0),
             _ => (None, None, 1, 0, 0),
         };
         Skill {

@@ -29,6 +29,10 @@ pub struct EngineOptions {
     pub use_nnue: bool,
     /// The net file to use instead of the one built in (`None`: the built-in net).
     pub eval_file: Option<PathBuf>,
+    /// What a draw by the draw rules (repetition, quiet plies) found inside the search is worth *less* than
+    /// zero to the side to move at the root (and more to the other): with a positive value the engine avoids
+    /// draws when it is not clearly worse. 0: a draw is worth 0 to both.
+    pub contempt: i32,
 }
 
 impl Default for EngineOptions {
@@ -42,6 +46,7 @@ impl Default for EngineOptions {
             tablebase_path: None,
             use_nnue: false,
             eval_file: None,
+            contempt: 0,
         }
     }
 }
@@ -52,6 +57,8 @@ impl EngineOptions {
     pub const MAX_THREADS: usize = 256;
     pub const MAX_MULTIPV: usize = 32;
     pub const MAX_MOVE_OVERHEAD_MS: u64 = 10_000;
+    /// The largest contempt either way (a Cat is worth about 200).
+    pub const MAX_CONTEMPT: i32 = 1_000;
 
     /// The options with every value clamped into its valid range.
     #[must_use]
@@ -63,6 +70,7 @@ impl EngineOptions {
             .skill_level
             .clamp(crate::skill::MIN_LEVEL, crate::skill::MAX_LEVEL);
         self.move_overhead_ms = self.move_overhead_ms.min(Self::MAX_MOVE_OVERHEAD_MS);
+        self.contempt = self.contempt.clamp(-Self::MAX_CONTEMPT, Self::MAX_CONTEMPT);
         self
     }
 }

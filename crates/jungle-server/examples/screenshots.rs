@@ -3,7 +3,7 @@
 //!
 //! Starts a server on a throwaway database, plays a few engine moves into a timed friend game, and
 //! photographs the home page, that game in progress (desktop and phone sizes), its replay page with the
-//! engine's analysis and the board editor, in English and in Chinese (`-zh`; Chinese text needs a CJK font such as
+//! engine's analysis, the board editor and the sign-in page, in English and in Chinese (`-zh`; Chinese text needs a CJK font such as
 //! `fonts-wqy-zenhei` or `fonts-noto-cjk`).
 
 #[path = "../tests/it/support/browser.rs"]
@@ -102,6 +102,7 @@ async fn main() {
         .person(&format!("http://{addr}/replay/{}", room.id))
         .await;
     let editor = chrome.person(&format!("http://{addr}/editor")).await;
+    let login = chrome.person(&format!("http://{addr}/login")).await;
     let phone = Chrome::launch("screenshots-phone", 390, 844).await;
     let small = phone.person(&game_url).await;
 
@@ -142,6 +143,10 @@ async fn main() {
         speak(&editor, lang).await;
         wait_until(&editor, "document.body.dataset.valid === 'true'").await;
         shoot(&editor, &out.join(format!("editor{suffix}.png"))).await;
+
+        speak(&login, lang).await;
+        wait_until(&login, "document.getElementById('account-sign-in')").await;
+        shoot(&login, &out.join(format!("login{suffix}.png"))).await;
 
         speak(&small, lang).await;
         wait_until(&small, "window.jungle && window.jungle.state").await;

@@ -12,6 +12,17 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("game.html", HTML, include_bytes!("../static/game.html")),
     ("replay.html", HTML, include_bytes!("../static/replay.html")),
     ("editor.html", HTML, include_bytes!("../static/editor.html")),
+    ("login.html", HTML, include_bytes!("../static/login.html")),
+    (
+        "account.html",
+        HTML,
+        include_bytes!("../static/account.html"),
+    ),
+    (
+        "profile.html",
+        HTML,
+        include_bytes!("../static/profile.html"),
+    ),
     ("puzzle.html", HTML, include_bytes!("../static/puzzle.html")),
     (
         "not_found.html",
@@ -29,6 +40,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/style.css"),
     ),
     (
+        "profile.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../static/profile.css"),
+    ),
+    (
         "analysis.css",
         "text/css; charset=utf-8",
         include_bytes!("../static/analysis.css"),
@@ -38,6 +54,12 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("sound.js", JS, include_bytes!("../static/sound.js")),
     ("dom.js", JS, include_bytes!("../static/dom.js")),
     ("api.js", JS, include_bytes!("../static/api.js")),
+    ("account.js", JS, include_bytes!("../static/account.js")),
+    (
+        "account-bar.js",
+        JS,
+        include_bytes!("../static/account-bar.js"),
+    ),
     ("moves.js", JS, include_bytes!("../static/moves.js")),
     (
         "import-form.js",
@@ -51,6 +73,22 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("analysis.js", JS, include_bytes!("../static/analysis.js")),
     ("graph.js", JS, include_bytes!("../static/graph.js")),
     ("editor.js", JS, include_bytes!("../static/editor.js")),
+    ("profile.js", JS, include_bytes!("../static/profile.js")),
+    (
+        "game-ratings.js",
+        JS,
+        include_bytes!("../static/game-ratings.js"),
+    ),
+    (
+        "rating-graph.js",
+        JS,
+        include_bytes!("../static/rating-graph.js"),
+    ),
+    (
+        "engine-levels.js",
+        JS,
+        include_bytes!("../static/engine-levels.js"),
+    ),
     ("puzzle.js", JS, include_bytes!("../static/puzzle.js")),
     (
         "favicon.svg",

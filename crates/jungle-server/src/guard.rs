@@ -42,7 +42,7 @@ pub fn json_error(status: StatusCode, message: &str) -> Response {
 }
 
 /// A refusal that says when to come back.
-fn retry_later(status: StatusCode, message: &str, after: Duration) -> Response {
+pub fn retry_later(status: StatusCode, message: &str, after: Duration) -> Response {
     let mut response = json_error(status, message);
     let seconds = after.as_secs() + u64::from(after.subsec_nanos() > 0);
     response
@@ -58,6 +58,8 @@ fn action_of(method: &Method, path: &str) -> Action {
         (&Method::POST, "/api/games") => Action::Create,
         (&Method::POST, p) if p.ends_with("/rematch") => Action::Create,
         (&Method::POST, "/api/import") => Action::Import,
+        (&Method::POST, "/api/login" | "/api/password") => Action::Login,
+        (&Method::POST, "/api/signup") => Action::Signup,
         (&Method::GET, p) if p.ends_with("/analysis") || p.ends_with("/evaluations") => {
             Action::Analyse
         }

@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
+use crate::accounts::Viewer;
 use crate::assets::Assets;
 use crate::connections::ConnectionRefused;
 use crate::guard::{Client, guard, json_error};
@@ -64,6 +65,8 @@ pub fn router(state: AppState, assets: Assets) -> Router {
         .route("/api/import", axum::routing::post(import_pgn))
         .route("/ws/{id}", get(websocket))
         .merge(crate::accounts::routes())
+        .merge(crate::ratings::routes())
+        .merge(crate::profile::routes())
         .merge(crate::puzzles::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -222,14 +225,18 @@ async fn game_page(
 async fn join_game(
     State(hub): State<AppState>,
     Path(id): Path<String>,
+    Viewer(viewer): Viewer,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let room = find_room(&hub, &id)?;
-    if let Some(seat) = room.seat_of(seat_token(&headers, &id).as_deref()) {
+    if let Some(seat) = hub.seat_for(&room, &headers, viewer.as_ref())? {
         return Ok(Json(json!({ "seat": side_name(seat) })).into_response());
     }
     match hub.claim_seat(&room)? {
         Some((seat, token)) => Ok({
+            if let Some(account) = &viewer {
+                hub.bind_seat(&room, seat, account)?;
+            }
             // The wait for the first moves starts now.
             hub.after_change(&room);
             (
@@ -284,10 +291,14 @@ async fn list_games(State(hub): State<AppState>) -> Result<Json<Value>, ApiError
 async fn create_game(
     State(hub): State<AppState>,
     Client(client): Client,
+    Viewer(viewer): Viewer,
     body: Result<Json<NewGame>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(request) = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
     let (room, side, token) = hub.create(&request, client)?;
+    if let Some(account) = &viewer {
+        hub.bind_seat(&room, side, account)?;
+    }
     let url = format!("/game/{}", room.id);
     Ok((
         StatusCode::CREATED,
@@ -303,16 +314,22 @@ async fn rematch_game(
     State(hub): State<AppState>,
     Path(id): Path<String>,
     Client(client): Client,
+    Viewer(viewer): Viewer,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let room = find_room(&hub, &id)?;
-    let Some(seat) = room.seat_of(seat_token(&headers, &id).as_deref()) else {
+    let Some(seat) = hub.seat_for(&room, &headers, viewer.as_ref())? else {
         return Err(ApiError(
             StatusCode::FORBIDDEN,
             "only the players of a game may ask for its rematch".into(),
         ));
     };
     let (new_id, new_seat, token) = hub.rematch(&room, seat, client)?;
+    if let Some(account) = &viewer
+        && let Some(new_room) = hub.room(&new_id)?
+    {
+        hub.bind_seat(&new_room, new_seat, account)?;
+    }
     let url = format!("/game/{new_id}");
     Ok((
         [set_cookie(&new_id, &token)],
@@ -367,28 +384,12 @@ async fn game_pgn(
     let Query(query) = query.map_err(|e| ApiError(e.status(), e.body_text()))?;
     let room = find_room(&hub, &id)?;
     let record = hub.store.game(&id).map_err(HubError::from)?;
-    let text = {
-        let state = room.lock();
-        let mut pgn = PgnGame::new(state.game.clone());
-        if let Some(PgnNotation::Animal) = query.notation {
-            pgn.notation = jungle_rules::Notation::Animal;
-        }
-        let pgn_name = |side| pgn_player_name(&state, side).unwrap_or_else(|| "?".to_string());
-        let date = record.map(|r| pgn_date(r.created_at)).unwrap_or_default();
-        let tags = [
-            ("Event", "Jungle game".to_string()),
-            ("Site", "jungle serve".to_string()),
-            ("Date", date),
-            // docs/rules.md: `White` names the Blue player and `Black` the Red player.
-            ("White", pgn_name(jungle_rules::Side::Blue)),
-            ("Black", pgn_name(jungle_rules::Side::Red)),
-        ];
-        for (name, value) in tags {
-            pgn.set_tag(name, &value)
-                .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-        }
-        pgn.to_string()
+    let notation = match query.notation {
+        Some(PgnNotation::Animal) => jungle_rules::Notation::Animal,
+        _ => jungle_rules::Notation::default(),
     };
+    let text = pgn_text(&room.lock(), record.map(|r| r.created_at), notation)
+        .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     Ok((
         [
             (
@@ -403,6 +404,32 @@ async fn game_pgn(
         text,
     )
         .into_response())
+}
+
+/// A game's PGN with this site's tags (event, site, date of `created_at`, the players' names).
+///
+/// # Errors
+/// When a tag cannot be written (a name PGN cannot carry).
+pub(crate) fn pgn_text(
+    state: &crate::room::RoomState,
+    created_at: Option<i64>,
+    notation: jungle_rules::Notation,
+) -> Result<String, jungle_rules::pgn::TagError> {
+    let mut pgn = PgnGame::new(state.game.clone());
+    pgn.notation = notation;
+    let pgn_name = |side| pgn_player_name(state, side).unwrap_or_else(|| "?".to_string());
+    let tags = [
+        ("Event", "Jungle game".to_string()),
+        ("Site", "jungle serve".to_string()),
+        ("Date", created_at.map(pgn_date).unwrap_or_default()),
+        // docs/rules.md: `White` names the Blue player and `Black` the Red player.
+        ("White", pgn_name(jungle_rules::Side::Blue)),
+        ("Black", pgn_name(jungle_rules::Side::Red)),
+    ];
+    for (name, value) in tags {
+        pgn.set_tag(name, &value)?;
+    }
+    Ok(pgn.to_string())
 }
 
 /// `YYYY.MM.DD` of a Unix time in milliseconds (UTC), for the PGN `Date` tag.
@@ -497,6 +524,7 @@ async fn websocket(
     State(hub): State<AppState>,
     Path(id): Path<String>,
     Client(client): Client,
+    Viewer(viewer): Viewer,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
@@ -506,7 +534,7 @@ async fn websocket(
     refuse_cross_site(&hub, &headers)?;
     let room = find_room(&hub, &id)?;
     let place = open_connection(&hub, client)?;
-    let seat = room.seat_of(seat_token(&headers, &id).as_deref());
+    let seat = hub.seat_for(&room, &headers, viewer.as_ref())?;
     Ok(
         bounded(upgrade).on_upgrade(move |socket: WebSocket| async move {
             let _place = place;

@@ -629,7 +629,7 @@ impl Hub {
 
 /// Rebuilds a room from its stored record and moves.
 /// `claim_after`: the wait before a player may claim a game their opponent left (see [`Limits`]).
-fn room_state(
+pub(crate) fn room_state(
     record: &GameRecord,
     moves: &[MoveRecord],
     claim_after: Duration,

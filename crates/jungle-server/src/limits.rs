@@ -28,6 +28,12 @@ pub struct Limits {
     pub imports_per_minute: u32,
     pub analyses_per_minute: u32,
     pub requests_per_minute: u32,
+    /// Per client address: log-ins and password changes a minute (each one guesses a password), and
+    /// sign-ups an hour.
+    pub logins_per_minute: u32,
+    pub signups_per_hour: u32,
+    /// Log-ins to one account an hour, from anywhere (a guesser with many addresses).
+    pub logins_per_name_per_hour: u32,
     /// Messages per minute on one websocket (a burst of a tenth of it is allowed); a flood closes it.
     pub messages_per_minute: u32,
     /// A friend game whose second seat nobody takes for this long is aborted (and leaves the live list).
@@ -56,6 +62,9 @@ impl Default for Limits {
             imports_per_minute: 10,
             analyses_per_minute: 30,
             requests_per_minute: 600,
+            logins_per_minute: 10,
+            signups_per_hour: 10,
+            logins_per_name_per_hour: 30,
             messages_per_minute: 240,
             join_wait: Duration::from_secs(30 * 60),
             first_move_wait: Duration::from_secs(5 * 60),
@@ -91,6 +100,9 @@ impl Limits {
         "imports-per-minute",
         "analyses-per-minute",
         "requests-per-minute",
+        "logins-per-minute",
+        "signups-per-hour",
+        "logins-per-name-per-hour",
         "messages-per-minute",
         "join-wait-secs",
         "first-move-secs",
@@ -131,6 +143,9 @@ impl Limits {
             "imports-per-minute" => self.imports_per_minute = rate()?,
             "analyses-per-minute" => self.analyses_per_minute = rate()?,
             "requests-per-minute" => self.requests_per_minute = rate()?,
+            "logins-per-minute" => self.logins_per_minute = rate()?,
+            "signups-per-hour" => self.signups_per_hour = rate()?,
+            "logins-per-name-per-hour" => self.logins_per_name_per_hour = rate()?,
             "messages-per-minute" => self.messages_per_minute = rate()?,
             "join-wait-secs" => self.join_wait = Duration::from_secs(number),
             "first-move-secs" => self.first_move_wait = Duration::from_secs(number),

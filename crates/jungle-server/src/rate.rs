@@ -1,5 +1,6 @@
 //! Per-client rate limits (the `governor` crate's GCRA limiter, keyed by client address): game creation,
-//! PGN imports, analyses, and every API request. A refused request gets 429 with `Retry-After`.
+//! PGN imports, analyses, log-ins, sign-ups, and every API request; and log-ins per account name, whatever
+//! the address. A refused request gets 429 with `Retry-After`.
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
@@ -16,6 +17,9 @@ pub enum Action {
     Create,
     Import,
     Analyse,
+    /// A log-in or a password change: a password guess.
+    Login,
+    Signup,
     /// Any other API request or websocket upgrade.
     Request,
 }
@@ -26,6 +30,8 @@ impl Action {
             Action::Create => "game creations",
             Action::Import => "imports",
             Action::Analyse => "analyses",
+            Action::Login => "log-in attempts",
+            Action::Signup => "sign-ups",
             Action::Request => "requests",
         }
     }
@@ -36,12 +42,21 @@ pub struct RateLimits {
     create: DefaultKeyedRateLimiter<IpAddr>,
     import: DefaultKeyedRateLimiter<IpAddr>,
     analyse: DefaultKeyedRateLimiter<IpAddr>,
+    login: DefaultKeyedRateLimiter<IpAddr>,
+    signup: DefaultKeyedRateLimiter<IpAddr>,
     request: DefaultKeyedRateLimiter<IpAddr>,
+    /// Log-ins by account name key (`store::name_key`).
+    login_name: DefaultKeyedRateLimiter<String>,
 }
 
 /// `per_minute` a minute, all of it at once if saved up.
 pub fn per_minute(per_minute: u32) -> Quota {
     Quota::per_minute(NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN))
+}
+
+/// `per_hour` an hour, all of it at once if saved up.
+pub fn per_hour(per_hour: u32) -> Quota {
+    Quota::per_hour(NonZeroU32::new(per_hour).unwrap_or(NonZeroU32::MIN))
 }
 
 /// One connection's message limit: `per_minute` a minute, a tenth of it at once (typing bursts, not floods).
@@ -56,7 +71,10 @@ impl RateLimits {
             create: RateLimiter::keyed(per_minute(limits.creates_per_minute)),
             import: RateLimiter::keyed(per_minute(limits.imports_per_minute)),
             analyse: RateLimiter::keyed(per_minute(limits.analyses_per_minute)),
+            login: RateLimiter::keyed(per_minute(limits.logins_per_minute)),
+            signup: RateLimiter::keyed(per_hour(limits.signups_per_hour)),
             request: RateLimiter::keyed(per_minute(limits.requests_per_minute)),
+            login_name: RateLimiter::keyed(per_hour(limits.logins_per_name_per_hour)),
         }
     }
 
@@ -67,6 +85,8 @@ impl RateLimits {
             Action::Create => &self.create,
             Action::Import => &self.import,
             Action::Analyse => &self.analyse,
+            Action::Login => &self.login,
+            Action::Signup => &self.signup,
             Action::Request => &self.request,
         };
         limiter
@@ -80,12 +100,23 @@ impl RateLimits {
         Ok(())
     }
 
+    /// Counts a log-in to the account `name_key`; `Err(wait)` when that account had too many lately.
+    pub fn check_login_name(&self, name_key: &str) -> Result<(), Duration> {
+        let clock = DefaultClock::default();
+        self.login_name
+            .check_key(&name_key.to_string())
+            .map_err(|not_until| not_until.wait_time_from(clock.now()))
+    }
+
     /// Forgets clients whose allowance is full again (run now and then, so the tables stay small).
     pub fn forget_idle(&self) {
         self.create.retain_recent();
         self.import.retain_recent();
         self.analyse.retain_recent();
+        self.login.retain_recent();
+        self.signup.retain_recent();
         self.request.retain_recent();
+        self.login_name.retain_recent();
     }
 }
 

@@ -10,6 +10,13 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 mod accounts;
 pub use accounts::{AccountKey, Credentials, MAX_SESSIONS_PER_ACCOUNT, name_key};
+mod profile;
+mod ratings;
+pub use profile::{GameFilter, PlayerGame, PlayerResult, Totals};
+pub use ratings::{
+    CategoryRating, GameRatings, HistoryPoint, MAX_HISTORY, MarkRatedError, RatedGame, SeatRating,
+    mark_rated_on, rated_game_on,
+};
 mod puzzles;
 pub use puzzles::{PuzzleRating, RatedAttempt};
 
@@ -18,7 +25,9 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0001_games_and_moves.sql"),
     include_str!("../migrations/0002_damaged_games.sql"),
     include_str!("../migrations/0003_accounts.sql"),
-    include_str!("../migrations/0004_puzzles.sql"),
+    include_str!("../migrations/0004_game_accounts.sql"),
+    include_str!("../migrations/0005_ratings.sql"),
+    include_str!("../migrations/0006_puzzles.sql"),
 ];
 
 /// A storage failure (the database file could not be opened or written, or a statement failed).
@@ -251,6 +260,8 @@ impl Store {
         Ok(())
     }
 
+    /// Stores a game's ending — the one place results are written — and, for a rated game, moves both
+    /// players' ratings in the same transaction (once: a second ending of the same game moves nothing).
     pub fn finish(
         &self,
         id: &str,
@@ -258,10 +269,15 @@ impl Store {
         winner: Option<&str>,
         termination: &str,
     ) -> Result<(), StoreError> {
-        self.conn().execute(
+        let now = now_ms();
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(
             "UPDATE games SET result = ?2, winner = ?3, termination = ?4, finished_at = ?5 WHERE id = ?1",
-            params![id, result, winner, termination, now_ms()],
+            params![id, result, winner, termination, now],
         )?;
+        ratings::settle_on(&tx, id, result, winner, now)?;
+        tx.commit()?;
         Ok(())
     }
 

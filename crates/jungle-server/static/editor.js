@@ -1,6 +1,7 @@
 // The board editor: place and remove pieces, choose the side to move and the rules; the server checks the
 // position as it changes, then it can be played against the engine or analysed.
 
+import { mountAccountBar } from "./account-bar.js";
 import { JungleBoard, parseFen, placement } from "./board.js";
 import { post, postJson } from "./api.js";
 import { $ } from "./dom.js";
@@ -149,6 +150,7 @@ $("study").addEventListener("click", () => {
 });
 
 localise();
+mountAccountBar();
 buildPalette();
 const given = new URLSearchParams(location.search);
 if (given.get("rules")) $("rules").value = given.get("rules");

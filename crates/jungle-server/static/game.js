@@ -1,16 +1,19 @@
 // The game page: one websocket to the game's room. The server sends the whole state after every change; this
 // page draws it and sends the player's actions. A dropped connection reconnects to the same seat (the cookie).
 
+import { mountAccountBar } from "./account-bar.js";
 import { postJson } from "./api.js";
 import { JungleBoard, describeMove, parseFen, positionAfter } from "./board.js";
 import { $ } from "./dom.js";
 import { lang, localise, t, tOr } from "./i18n.js";
 import { fillMoveList, sideName } from "./moves.js";
 import { muted, playMoveSound, setMuted, sounds } from "./sound.js";
+import { followRatings } from "./game-ratings.js";
 
 const gameId = location.pathname.split("/").pop();
 const view = { premove: null, browsing: null, sounds, seat: null, state: null, receivedAt: 0, offlineAt: null, bannerClosedAt: null, flippedByUser: null, socket: null, retries: 0, resignArmed: null };
 window.jungle = view; // read by the end-to-end tests
+const showRatings = followRatings(gameId);
 
 const board = new JungleBoard($("board"), (move) => send({ type: "move", move }));
 view.board = board; // the tests read its orientation
@@ -173,6 +176,7 @@ function draw() {
   const top = flip ? "blue" : "red";
   drawPlayer($("player-bottom"), bottom);
   drawPlayer($("player-top"), top);
+  showRatings(s);
   drawClocks();
   drawMoves();
   drawStatus();
@@ -389,5 +393,6 @@ $("claim-win").addEventListener("click", () => send({ type: "claim_win" }));
 $("claim-draw").addEventListener("click", () => send({ type: "claim_draw" }));
 setInterval(drawAway, 500);
 localise();
+mountAccountBar();
 setInterval(drawClocks, 100);
 connect();

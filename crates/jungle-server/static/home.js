@@ -1,9 +1,11 @@
 // The home page: create a game (vs the engine or a friend), list live and finished games, import a PGN.
 
+import { mountAccountBar } from "./account-bar.js";
 import { postJson } from "./api.js";
 import { $ } from "./dom.js";
 import { localise, t, tOr } from "./i18n.js";
 import { wireImportForm } from "./import-form.js";
+import { labelLevels } from "./engine-levels.js";
 
 let opponent = "engine";
 for (const button of document.querySelectorAll("#new-game button[data-opponent]")) {
@@ -27,7 +29,9 @@ $("new-game").addEventListener("submit", async (event) => {
 });
 
 localise();
+mountAccountBar();
 wireImportForm("import-error");
+labelLevels($("level"));
 
 function describe(game) {
   const name = (side) => game[`${side}_name`] ||

@@ -1,6 +1,7 @@
 // The replay and analysis page: step through a stored game with the engine following the shown position
 // (evaluation bar, best-move arrow, line), the evaluation graph of the whole game, the PGN, imports.
 
+import { mountAccountBar } from "./account-bar.js";
 import { JungleBoard } from "./board.js";
 import { $ } from "./dom.js";
 import { localise, t, tOr } from "./i18n.js";
@@ -170,5 +171,6 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "End") go(Infinity);
 });
 localise();
+mountAccountBar();
 wireImportForm("error");
 load();

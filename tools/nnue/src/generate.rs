@@ -9,6 +9,10 @@
 //!
 //! Line format: `RESULT SCORE FEN` with RESULT the game's result for the side to move (1, 0.5, 0) and SCORE the
 //! search's score in centipawns for the side to move.
+//!
+//! A game depends only on the seed and its number, so a long run can be made in pieces: `--first-game N` plays
+//! games `N..N + games`, and the pieces' files, concatenated in order, are the file of one run over all the
+//! games (tested below).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -25,6 +29,8 @@ pub const TABLE_WIN_CP: i32 = 2000;
 
 #[derive(Clone, Debug)]
 pub struct GenOptions {
+    /// Number of the first game played (games `first_game..first_game + games`).
+    pub first_game: usize,
     pub games: usize,
     pub nodes: u64,
     pub seed: u64,
@@ -122,7 +128,8 @@ pub fn generate(options: &GenOptions) -> Result<(), String> {
                     hash_mb: 8,
                     ..EngineOptions::default()
                 });
-                for index in (job..options.games).step_by(options.jobs) {
+                let games = options.first_game..options.first_game + options.games;
+                for index in games.skip(job).step_by(options.jobs) {
                     let lines = play_game(index, options, &mut engine, tables);
                     if send.send((index, lines)).is_err() {
                         return;
@@ -133,7 +140,7 @@ pub fn generate(options: &GenOptions) -> Result<(), String> {
         drop(send);
         // Games finish out of order; keep each until the ones before it are written.
         let mut waiting = std::collections::BTreeMap::new();
-        let mut next = 0;
+        let mut next = options.first_game;
         let mut written = 0usize;
         for (index, lines) in receive {
             waiting.insert(index, lines);
@@ -145,17 +152,53 @@ pub fn generate(options: &GenOptions) -> Result<(), String> {
                 next += 1;
                 if next.is_multiple_of(50) {
                     eprintln!(
-                        "{next} games, {written} positions, {:.0} s",
+                        "{} games (up to {next}), {written} positions, {:.0} s",
+                        next - options.first_game,
                         started.elapsed().as_secs_f64()
                     );
                 }
             }
         }
         eprintln!(
-            "{next} games, {written} positions in {:.0} s",
+            "{} games ({}..{next}), {written} positions in {:.0} s",
+            next - options.first_game,
+            options.first_game,
             started.elapsed().as_secs_f64()
         );
         Ok(())
     })?;
     out.flush().map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(first_game: usize, games: usize, jobs: usize, out: PathBuf) -> String {
+        generate(&GenOptions {
+            first_game,
+            games,
+            nodes: 300,
+            seed: 3,
+            jobs,
+            rules: Rules::default(),
+            tablebases: None,
+            out: out.clone(),
+        })
+        .expect("generation runs");
+        std::fs::read_to_string(out).expect("the file was written")
+    }
+
+    #[test]
+    fn pieces_of_a_run_concatenate_to_the_whole_run() {
+        let dir = std::env::temp_dir().join(format!("jungle-nnue-gen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let whole = run(0, 5, 2, dir.join("whole.txt"));
+        let first = run(0, 2, 1, dir.join("first.txt"));
+        let rest = run(2, 3, 2, dir.join("rest.txt"));
+        std::fs::remove_dir_all(&dir).ok();
+        assert!(whole.lines().count() > 20, "{whole}");
+        assert!(!first.is_empty() && !rest.is_empty());
+        assert_eq!(first + &rest, whole);
+    }
 }

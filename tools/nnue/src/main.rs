@@ -27,6 +27,9 @@ struct Cli {
 enum Command {
     /// Self-play at a fixed node budget; writes `RESULT SCORE FEN` lines (side to move's view).
     Gen {
+        /// Number of the first game: a run can be made in pieces whose files concatenate to the whole run's.
+        #[arg(long, default_value_t = 0)]
+        first_game: usize,
         #[arg(long, default_value_t = 1000)]
         games: usize,
         #[arg(long, default_value_t = 5000)]
@@ -75,6 +78,7 @@ fn parse_rules(text: &str) -> Result<Rules, String> {
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Gen {
+            first_game,
             games,
             nodes,
             seed,
@@ -83,6 +87,7 @@ fn run(cli: Cli) -> Result<(), String> {
             tb,
             out,
         } => generate::generate(&generate::GenOptions {
+            first_game,
             games,
             nodes,
             seed,

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use jungle_play::config::parse_side;
 use jungle_play::record::read_pgn;
-use jungle_play::{App, JungleEngine, Mode, PlayConfig, TimeControl};
+use jungle_play::{App, HiddenApp, HiddenConfig, JungleEngine, Mode, PlayConfig, TimeControl};
 use jungle_rules::Game;
 
 use jungle_hidden::ai::HiddenAi;
@@ -52,11 +52,11 @@ pub struct Args {
     /// The line mode even on a terminal.
     #[arg(long)]
     lines: bool,
-    /// Hidden Jungle against the engine (line mode; docs/hidden.md): enemy pieces stay unknown until revealed.
+    /// Hidden Jungle against the engine (docs/hidden.md): enemy pieces stay unknown until revealed.
     #[arg(long, conflicts_with_all = ["fen", "load", "tc"])]
     hidden: bool,
-    /// With --hidden: your setup as animal letters in start-square order (e.g. `TLCDEWPR` for Blue); random by
-    /// default.
+    /// With --hidden: your setup as animal letters in start-square order (e.g. `TLCDEWPR` for Blue); chosen on
+    /// screen (or random in the line mode) by default.
     #[arg(long, requires = "hidden")]
     setup: Option<String>,
 }
@@ -111,8 +111,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `jungle play --hidden`: the human's setup (given or random), the AI's own, then the game in lines; the
-/// record (with both setups once the game is over) is saved to `--save` or the default name.
+/// `jungle play --hidden`: full screen on a terminal (the setup arranged on screen unless `--setup` gives it),
+/// else the line mode (the setup given or random); the record (with both setups once the game is over) is
+/// saved to `--save` or the default name.
 fn run_hidden(args: &Args) -> anyhow::Result<ExitCode> {
     let rules = parse_rules(&args.position.rules)?;
     let human = parse_side(&args.side).map_err(bad_input)?;
@@ -128,11 +129,35 @@ fn run_hidden(args: &Args) -> anyhow::Result<ExitCode> {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     let mut rng = StdRng::seed_from_u64(seed);
-    let own = match &args.setup {
-        Some(text) => Arrangement::parse(&rules, human, text)
-            .map_err(|e| bad_input(format!("--setup: {e}")))?,
-        None => Arrangement::random(&rules, human, &mut rng),
-    };
+    let given = args
+        .setup
+        .as_ref()
+        .map(|text| Arrangement::parse(&rules, human, text))
+        .transpose()
+        .map_err(|e| bad_input(format!("--setup: {e}")))?;
+    let save_path = args.save.clone().unwrap_or_else(default_save_path);
+    if !args.lines && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        let mut app = HiddenApp::new(HiddenConfig {
+            rules,
+            human,
+            level: args.level,
+            movetime: Duration::from_millis(args.movetime),
+            ascii: args.ascii,
+            save_path,
+            setup: given,
+            seed: rng.random(),
+        });
+        jungle_play::run_terminal(&mut app)?;
+        if let Some(record) = app.record().filter(|r| !r.moves.is_empty())
+            && app.is_dirty()
+        {
+            let path = &app.config().save_path;
+            std::fs::write(path, record.to_pgn())?;
+            println!("game saved to {}", path.display());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let own = given.unwrap_or_else(|| Arrangement::random(&rules, human, &mut rng));
     let ai = HiddenAi::new(args.level, rng.random());
     let theirs = ai.choose_setup(&rules, !human);
     let (blue, red) = match human {
@@ -149,9 +174,8 @@ fn run_hidden(args: &Args) -> anyhow::Result<ExitCode> {
     let stdin = std::io::stdin();
     let record = hidden.run(stdin.lock(), &mut std::io::stdout().lock())?;
     if !record.moves.is_empty() {
-        let path = args.save.clone().unwrap_or_else(default_save_path);
-        std::fs::write(&path, record.to_pgn())?;
-        println!("game saved to {}", path.display());
+        std::fs::write(&save_path, record.to_pgn())?;
+        println!("game saved to {}", save_path.display());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -17,12 +17,13 @@ use std::time::{Duration, Instant};
 
 use jungle_rules::{Move, Rules, Side, Square};
 use jungle_search::skill::Skill;
-use jungle_search::{Engine, EngineOptions, Limits};
+use jungle_search::{Engine, EngineOptions};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 pub use belief::Belief;
-pub use world::sample as sample_world;
+pub use search::Budget;
+pub use world::{QuietStretch, sample as sample_world};
 
 use crate::{Arrangement, View};
 
@@ -32,6 +33,12 @@ const MIN_CANDIDATES: usize = 3;
 /// Transposition table per AI: the worlds' searches are shallow.
 const HASH_MB: usize = 8;
 
+/// What a draw costs the top levels, in the engine's units (a Cat is about 200).
+const TOP_CONTEMPT: i32 = 50;
+
+/// The deepest whole-world search (level 8's, and the baseline's), when no budget stops it sooner.
+const MAX_DEPTH: u32 = 64;
+
 /// What one level searches: worlds drawn per move and the deepest search after each root move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LevelPlan {
@@ -40,6 +47,11 @@ pub struct LevelPlan {
     /// Whether each world is searched whole by the engine and the worlds vote, instead of every root move
     /// being scored in every world.
     pub vote: bool,
+    /// How much less than zero a draw found in the worlds' searches is worth to the AI.
+    pub contempt: i32,
+    /// Whether each world's search is given the quiet moves since the last attack, replayed with that world's
+    /// animals, so it sees repetitions of the game.
+    pub history: bool,
 }
 
 impl LevelPlan {
@@ -52,14 +64,19 @@ impl LevelPlan {
             4 => (4, 3),
             5 => (6, 4),
             6 => (6, 5),
-            7 => (3, 8),
-            _ => (3, 64),
+            7 => (1, 8),
+            _ => (1, MAX_DEPTH),
         };
+        let top = level >= 7;
         LevelPlan {
             worlds,
             max_depth,
-            // At the top levels depth counts most: each world is searched whole and the worlds vote.
-            vote: level >= 7,
+            // At the top levels depth counts most: the world is searched whole (with several, they vote).
+            // One world searched deeper beat three voting at equal work (docs/hidden.md).
+            vote: top,
+            // About 40 % of games were drawn, mostly by repetition: the top levels play on (docs/hidden.md).
+            contempt: if top { TOP_CONTEMPT } else { 0 },
+            history: top,
         }
     }
 }
@@ -73,6 +90,8 @@ pub struct Report {
     pub depth: u32,
     /// World searches completed (one world, every root move, one depth).
     pub world_searches: usize,
+    /// Engine nodes searched, over every world.
+    pub nodes: u64,
     pub elapsed: Duration,
     /// The root moves with their average values, best first.
     pub scores: Vec<(Move, i32)>,
@@ -111,6 +130,22 @@ impl HiddenAi {
         self
     }
 
+    /// Sets the engine's contempt for a search whose root side is the AI (`ours`) or its opponent.
+    fn set_contempt(&mut self, ours: bool) {
+        let contempt = if ours {
+            self.plan.contempt
+        } else {
+            -self.plan.contempt
+        };
+        if self.engine.options().contempt != contempt {
+            let options = EngineOptions {
+                contempt,
+                ..self.engine.options().clone()
+            };
+            self.engine.set_options(options);
+        }
+    }
+
     pub fn level(&self) -> u8 {
         self.level
     }
@@ -129,11 +164,16 @@ impl HiddenAi {
         )
     }
 
-    /// The move to play in `view` (which must be the view of the side to move), within `time` if given; `None`
-    /// when the view has no legal move.
+    /// The move to play in `view` (which must be the view of the side to move), within `time` if given (else
+    /// the level's depth bounds it); `None` when the view has no legal move.
     pub fn choose(&mut self, view: &View, time: Option<Duration>) -> Option<Move> {
+        self.choose_within(view, Budget { time, nodes: None })
+    }
+
+    /// The move to play in `view` within `budget` (time, engine nodes over all worlds, or both; with neither
+    /// the level's depth bounds it); `None` when the view has no legal move.
+    pub fn choose_within(&mut self, view: &View, budget: Budget) -> Option<Move> {
         let start = Instant::now();
-        let deadline = time.map(|t| start + t);
         let root = view.legal_moves();
         let root = root.as_slice();
         let us = view.viewer()?;
@@ -156,8 +196,12 @@ impl HiddenAi {
         }
         let rules = view.rules();
         if plan.vote {
-            return self.vote(view, root, &worlds, time, plan, start);
+            self.set_contempt(true);
+            return self.vote(view, root, &worlds, budget, plan, start);
         }
+        // The worlds' searches start after the AI's move: their root side is the opponent.
+        self.set_contempt(false);
+        let mut allowance = search::Allowance::new(budget, start);
         // Each depth scores the candidates in every world; the next, deeper one only the better half of them
         // (at least `MIN_CANDIDATES`), so the time goes to depth where the choice is made.
         let mut candidates: Vec<Move> = root.to_vec();
@@ -171,7 +215,7 @@ impl HiddenAi {
                     world,
                     &candidates,
                     depth,
-                    deadline,
+                    &mut allowance,
                 ) else {
                     break 'deepen;
                 };
@@ -189,7 +233,7 @@ impl HiddenAi {
             self.report.depth = depth;
             let keep = (scores.len() / 2).max(MIN_CANDIDATES).min(scores.len());
             candidates = scores[..keep].iter().map(|&(m, _)| m).collect();
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if allowance.is_spent() {
                 break;
             }
         }
@@ -208,6 +252,7 @@ impl HiddenAi {
         let values: Vec<i32> = scores.iter().map(|&(_, v)| v).collect();
         let chosen = Skill::new(self.level).choose(&values, rng.random());
         self.report.worlds = worlds.len();
+        self.report.nodes = allowance.spent();
         self.report.elapsed = start.elapsed();
         self.report.scores = scores;
         Some(self.report.scores[chosen].0)
@@ -215,30 +260,33 @@ impl HiddenAi {
 }
 
 impl HiddenAi {
-    /// Each world searched by the engine alone with an equal share of the time; the move most worlds choose
+    /// Each world searched by the engine alone with an equal share of the budget; the move most worlds choose
     /// wins (ties to the higher total score).
     fn vote(
         &mut self,
         view: &View,
         root: &[Move],
         worlds: &[jungle_rules::Position],
-        time: Option<Duration>,
+        budget: Budget,
         plan: LevelPlan,
         start: Instant,
     ) -> Option<Move> {
-        let slice = time.map(|t| t / worlds.len() as u32);
+        let mut allowance = search::Allowance::new(budget, start);
+        let stretch = plan.history.then(|| world::QuietStretch::of(view));
         let mut tally: Vec<(Move, u32, i64)> = Vec::new();
-        for world in worlds {
-            self.engine.set_game(&jungle_rules::Game::from_position(
-                view.rules().clone(),
-                *world,
-            ));
-            let limits = Limits {
-                depth: slice.is_none().then_some(plan.max_depth),
-                movetime: slice,
-                ..Limits::default()
+        for (i, world) in worlds.iter().enumerate() {
+            // Worlds left out when the time is gone simply do not vote.
+            if i > 0 && allowance.is_spent() {
+                break;
+            }
+            let limits = allowance.share(worlds.len() - i, plan.max_depth);
+            let game = match &stretch {
+                Some(stretch) => stretch.game(view, world),
+                None => jungle_rules::Game::from_position(view.rules().clone(), *world),
             };
+            self.engine.set_game(&game);
             let result = self.engine.go(&limits, &mut |_| {});
+            allowance.spend(result.nodes);
             self.report.world_searches += 1;
             self.report.depth = self.report.depth.max(result.depth);
             let Some(m) = result.best_move.filter(|&m| root.contains(&m)) else {
@@ -254,7 +302,8 @@ impl HiddenAi {
             }
         }
         tally.sort_by_key(|&(_, votes, total)| std::cmp::Reverse((votes, total)));
-        self.report.worlds = worlds.len();
+        self.report.worlds = self.report.world_searches;
+        self.report.nodes = allowance.spent();
         self.report.elapsed = start.elapsed();
         self.report.scores = tally
             .iter()
@@ -318,8 +367,14 @@ impl OneWorld {
         }
     }
 
-    /// The engine's move in one world consistent with `view`.
+    /// The engine's move in one world consistent with `view`, within `time`.
     pub fn choose(&mut self, view: &View, time: Duration) -> Option<Move> {
+        self.choose_within(view, Budget::time(time))
+    }
+
+    /// The engine's move in one world consistent with `view`, within `budget` (which should set a limit: with
+    /// none the engine searches to its maximum depth).
+    pub fn choose_within(&mut self, view: &View, budget: Budget) -> Option<Move> {
         let us = view.viewer()?;
         let root = view.legal_moves();
         let belief = Belief::of(view, !us, false);
@@ -330,7 +385,8 @@ impl OneWorld {
             view.rules().clone(),
             world,
         ));
-        let result = self.engine.go(&Limits::movetime(time), &mut |_| {});
+        let limits = search::Allowance::new(budget, Instant::now()).share(1, MAX_DEPTH);
+        let result = self.engine.go(&limits, &mut |_| {});
         result
             .best_move
             .filter(|&m| root.contains(m))

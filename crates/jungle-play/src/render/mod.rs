@@ -13,11 +13,13 @@ use ratatui::widgets::{Block, BorderType, Paragraph};
 use crate::app::App;
 use crate::opponent::Purpose;
 
+mod hidden;
 mod overlay;
 mod panel;
 
-pub use overlay::banner_text;
-pub use panel::{lost_pieces, move_rows, rules_summary, wrapped_rows};
+pub use hidden::{draw_hidden, hidden_piece_text};
+pub use overlay::{banner_text, ending_reason};
+pub use panel::{lost_pieces, move_rows, rules_lines, rules_summary, wrapped_rows};
 
 /// The colours of the board: one place to retune them.
 pub mod palette {
@@ -147,13 +149,6 @@ pub fn draw(frame: &mut Frame, app: &App) {
 
 fn draw_board(buf: &mut Buffer, area: Rect, layout: &BoardLayout, app: &App) {
     let game = app.game();
-    let (width, height) = BoardLayout::size(layout.cell_width, layout.cell_height);
-    let frame_area = Rect::new(
-        area.x,
-        area.y,
-        width.min(area.width),
-        height.min(area.height),
-    );
     let title = match (app.outcome(), app.thinking()) {
         (Some(_), _) => " Jungle — game over ".to_string(),
         (None, Some(Purpose::Play)) => {
@@ -161,17 +156,92 @@ fn draw_board(buf: &mut Buffer, area: Rect, layout: &BoardLayout, app: &App) {
         }
         (None, _) => format!(" Jungle — {} to move ", game.side_to_move()),
     };
-    let border_colour = match game.side_to_move() {
+    if !draw_board_frame(buf, area, layout, &title, game.side_to_move()) {
+        return;
+    }
+    let targets = app.targets();
+    let threatened = crate::threats::threatened(game);
+    let last = app.last_move();
+    let hint = app.hint();
+    let position = game.position();
+    let ascii = app.config().ascii;
+    for sq in Square::all() {
+        // The highlight colours the square's margin; the strongest one wins.
+        let highlight = if sq == app.cursor() {
+            Some(palette::CURSOR)
+        } else if Some(sq) == app.selected() {
+            Some(palette::SELECTED)
+        } else if targets.contains(sq) {
+            Some(palette::TARGET)
+        } else if hint.is_some_and(|m| m.from == sq || m.to == sq) {
+            Some(palette::HINT)
+        } else if last.is_some_and(|m| m.from == sq || m.to == sq) {
+            Some(palette::LAST_MOVE)
+        } else {
+            None
+        };
+        let piece = position.piece_at(sq).map(|piece| {
+            let text = if ascii {
+                format!(" {} ", piece.fen_char())
+            } else {
+                format!("{}{}", piece.animal.chinese(), piece.fen_char())
+            };
+            // A piece the opponent could take next shows its glyph in warning yellow, underlined.
+            let style = if threatened.contains(sq) {
+                Style::new()
+                    .fg(palette::THREATENED)
+                    .add_modifier(Modifier::UNDERLINED)
+            } else {
+                Style::new().fg(Color::White)
+            };
+            (text, piece_style(style, piece.side))
+        });
+        let look = SquareLook {
+            highlight,
+            piece,
+            target: targets.contains(sq),
+            ascii,
+        };
+        draw_square(buf, layout, game.rules(), sq, look);
+    }
+}
+
+/// The style of a piece's glyph: `style` on its side's colour, bold.
+pub(crate) fn piece_style(style: Style, side: Side) -> Style {
+    let bg = match side {
+        Side::Blue => palette::BLUE_PIECE,
+        Side::Red => palette::RED_PIECE,
+    };
+    style.bg(bg).add_modifier(Modifier::BOLD)
+}
+
+/// Draws the board's border (titled, in the colour of the side to move) and its coordinates; false when the
+/// area is too small for the squares (the frame then says so by its title alone).
+pub(crate) fn draw_board_frame(
+    buf: &mut Buffer,
+    area: Rect,
+    layout: &BoardLayout,
+    title: &str,
+    to_move: Side,
+) -> bool {
+    let (width, height) = BoardLayout::size(layout.cell_width, layout.cell_height);
+    let frame_area = Rect::new(
+        area.x,
+        area.y,
+        width.min(area.width),
+        height.min(area.height),
+    );
+    let border_colour = match to_move {
         Side::Blue => Color::LightBlue,
         Side::Red => Color::LightRed,
     };
     let block = Block::bordered()
         .border_type(BorderType::Rounded)
         .border_style(Style::new().fg(border_colour))
-        .title(title);
+        .title(title.to_string());
     ratatui::widgets::Widget::render(block, frame_area, buf);
     if frame_area.width < width || frame_area.height < height {
-        return; // too small to draw squares; the frame says so by its title alone
+        return false;
     }
 
     // Coordinates: files above and below, ranks left and right.
@@ -201,80 +271,59 @@ fn draw_board(buf: &mut Buffer, area: Rect, layout: &BoardLayout, app: &App) {
             buf.set_string(x, mid_y, &rank, label);
         }
     }
+    true
+}
 
-    let targets = app.targets();
-    let threatened = crate::threats::threatened(game);
-    let last = app.last_move();
-    let hint = app.hint();
-    let rules = game.rules();
-    let position = game.position();
-    let ascii = app.config().ascii;
-    for sq in Square::all() {
-        let cell = layout.square_area(sq);
-        let (terrain_bg, mark, mark_fg) = if rules.water().contains(sq) {
-            (palette::WATER, "~ ~", palette::WATER_MARK)
-        } else if rules.traps().contains(sq) {
-            (palette::TRAP, " # ", palette::TRAP_MARK)
-        } else if sq == DENS.blue || sq == DENS.red {
-            (palette::DEN, "DEN", palette::DEN_MARK)
-        } else {
-            (palette::LAND, "   ", palette::LAND)
-        };
-        // The highlight colours the square's margin; the strongest one wins.
-        let highlight = if sq == app.cursor() {
-            Some(palette::CURSOR)
-        } else if Some(sq) == app.selected() {
-            Some(palette::SELECTED)
-        } else if targets.contains(sq) {
-            Some(palette::TARGET)
-        } else if hint.is_some_and(|m| m.from == sq || m.to == sq) {
-            Some(palette::HINT)
-        } else if last.is_some_and(|m| m.from == sq || m.to == sq) {
-            Some(palette::LAST_MOVE)
-        } else {
-            None
-        };
-        let margin_bg = highlight.unwrap_or(terrain_bg);
-        for dy in 0..cell.height {
-            buf.set_string(
-                cell.x,
-                cell.y + dy,
-                " ".repeat(cell.width as usize),
-                Style::new().bg(margin_bg),
-            );
-        }
-        let inner_x = cell.x + (cell.width - 3) / 2;
-        let inner_y = cell.y + cell.height / 2;
-        let (text, style) = match position.piece_at(sq) {
-            Some(piece) => {
-                let bg = match piece.side {
-                    Side::Blue => palette::BLUE_PIECE,
-                    Side::Red => palette::RED_PIECE,
-                };
-                let text = if ascii {
-                    format!(" {} ", piece.fen_char())
-                } else {
-                    format!("{}{}", piece.animal.chinese(), piece.fen_char())
-                };
-                // A piece the opponent could take next shows its glyph in warning yellow, underlined.
-                let style = if threatened.contains(sq) {
-                    Style::new()
-                        .fg(palette::THREATENED)
-                        .add_modifier(Modifier::UNDERLINED)
-                } else {
-                    Style::new().fg(Color::White)
-                };
-                (text, style.bg(bg).add_modifier(Modifier::BOLD))
-            }
-            None if targets.contains(sq) => (
-                if ascii { " o " } else { " • " }.to_string(),
-                Style::new()
-                    .fg(Color::Black)
-                    .bg(terrain_bg)
-                    .add_modifier(Modifier::BOLD),
-            ),
-            None => (mark.to_string(), Style::new().fg(mark_fg).bg(terrain_bg)),
-        };
-        buf.set_string(inner_x, inner_y, text, style);
+/// What one square shows besides its terrain.
+pub(crate) struct SquareLook {
+    /// The margin's colour (cursor, selection, target, last move…), else the terrain's.
+    pub highlight: Option<Color>,
+    /// The piece's three columns of text and their style.
+    pub piece: Option<(String, Style)>,
+    /// Whether an empty square is a target of the picked piece (a dot marks it).
+    pub target: bool,
+    pub ascii: bool,
+}
+
+/// Draws one square: terrain colour and mark, the highlight in its margin, the piece or target dot.
+pub(crate) fn draw_square(
+    buf: &mut Buffer,
+    layout: &BoardLayout,
+    rules: &jungle_rules::Rules,
+    sq: Square,
+    look: SquareLook,
+) {
+    let cell = layout.square_area(sq);
+    let (terrain_bg, mark, mark_fg) = if rules.water().contains(sq) {
+        (palette::WATER, "~ ~", palette::WATER_MARK)
+    } else if rules.traps().contains(sq) {
+        (palette::TRAP, " # ", palette::TRAP_MARK)
+    } else if sq == DENS.blue || sq == DENS.red {
+        (palette::DEN, "DEN", palette::DEN_MARK)
+    } else {
+        (palette::LAND, "   ", palette::LAND)
+    };
+    let margin_bg = look.highlight.unwrap_or(terrain_bg);
+    for dy in 0..cell.height {
+        buf.set_string(
+            cell.x,
+            cell.y + dy,
+            " ".repeat(cell.width as usize),
+            Style::new().bg(margin_bg),
+        );
     }
+    let inner_x = cell.x + (cell.width - 3) / 2;
+    let inner_y = cell.y + cell.height / 2;
+    let (text, style) = match look.piece {
+        Some(piece) => piece,
+        None if look.target => (
+            if look.ascii { " o " } else { " • " }.to_string(),
+            Style::new()
+                .fg(Color::Black)
+                .bg(terrain_bg)
+                .add_modifier(Modifier::BOLD),
+        ),
+        None => (mark.to_string(), Style::new().fg(mark_fg).bg(terrain_bg)),
+    };
+    buf.set_string(inner_x, inner_y, text, style);
 }

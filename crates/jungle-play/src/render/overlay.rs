@@ -34,7 +34,6 @@ pub(super) fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
 
 /// The headline and the sentence of a finished game's banner.
 pub fn banner_text(outcome: Outcome, app: &App) -> (String, String) {
-    let options = app.game().rules().options();
     let mut headline = match outcome.winner {
         Some(side) => format!("{} WINS", side.name().to_uppercase()),
         None => "DRAW".to_string(),
@@ -50,11 +49,17 @@ pub fn banner_text(outcome: Outcome, app: &App) -> (String, String) {
         };
         headline.push_str(&format!(" — {who}"));
     }
+    (headline, ending_reason(outcome, app.game().rules()))
+}
+
+/// Why a game ended, in a few words (`Blue entered Red's den`).
+pub fn ending_reason(outcome: Outcome, rules: &jungle_rules::Rules) -> String {
+    let options = rules.options();
     let (winner, loser) = match outcome.winner {
         Some(side) => (side, !side),
         None => (Side::Blue, Side::Red),
     };
-    let reason = match outcome.termination {
+    match outcome.termination {
         Termination::DenEntered => format!("{winner} entered {loser}'s den"),
         Termination::AllCaptured => format!("{winner} captured all of {loser}'s pieces"),
         Termination::NoLegalMove => format!("{loser} has no legal move"),
@@ -71,8 +76,7 @@ pub fn banner_text(outcome: Outcome, app: &App) -> (String, String) {
         Termination::TimeForfeit => format!("{loser} ran out of time"),
         Termination::Resignation => format!("{loser} resigned"),
         other => other.as_str().to_string(),
-    };
-    (headline, reason)
+    }
 }
 
 pub(super) fn draw_banner(frame: &mut Frame, board: Rect, outcome: Outcome, app: &App) {

@@ -171,7 +171,11 @@ fn player_label(app: &App, side: Side) -> String {
 
 /// The rule facts a player needs at a glance, following the rules in force.
 pub fn rules_summary(app: &App) -> Vec<String> {
-    let rules = app.game().rules();
+    rules_lines(app.game().rules())
+}
+
+/// The rule facts of `rules` at a glance: ranks, water, traps, how a game is won and drawn.
+pub fn rules_lines(rules: &jungle_rules::Rules) -> Vec<String> {
     let options = rules.options();
     let mut animals: Vec<Animal> = Animal::ALL
         .into_iter()

@@ -9,13 +9,15 @@ use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use serde_json::json;
 
+use super::Account;
 use super::csrf::CsrfToken;
 use super::names::{check_name, check_password};
 use super::password::{self, PasswordError};
 use super::session::{SignedIn, Viewer, end_session, start_session};
 use crate::AppState;
-use crate::http::ApiError;
-use crate::store::{AccountKey, StoreError};
+use crate::guard::retry_later;
+use crate::http::{ApiError, Files, page};
+use crate::store::{AccountKey, StoreError, name_key};
 
 /// The routes, merged into the application's router (so its CSRF check and limits apply).
 pub fn routes() -> Router<AppState> {
@@ -25,6 +27,18 @@ pub fn routes() -> Router<AppState> {
         .route("/api/logout", post(logout))
         .route("/api/password", post(change_password))
         .route("/api/me", get(me))
+        .route("/login", get(login_page))
+        .route("/account", get(account_page))
+}
+
+/// Log in or sign up.
+async fn login_page(Extension(assets): Files) -> Response {
+    page(&assets, StatusCode::OK, "login.html")
+}
+
+/// Change password, log out.
+async fn account_page(Extension(assets): Files) -> Response {
+    page(&assets, StatusCode::OK, "account.html")
 }
 
 impl From<PasswordError> for ApiError {
@@ -52,6 +66,18 @@ fn json_body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
 
 fn bad_request(message: String) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, message)
+}
+
+/// Counts a password guess against the account `name` (each address's guesses are counted by the guard):
+/// `429` with `Retry-After` past `logins-per-name-per-hour`.
+fn refuse_guess(state: &AppState, name: &str) -> Option<Response> {
+    let wait = state.rates.check_login_name(&name_key(name)).err()?;
+    tracing::info!(name, "log-ins to one account rate limited");
+    Some(retry_later(
+        StatusCode::TOO_MANY_REQUESTS,
+        "too many log-in attempts for this account: try again later",
+        wait,
+    ))
 }
 
 #[derive(Debug, Deserialize)]
@@ -92,17 +118,26 @@ async fn signup(
 async fn login(
     State(state): State<AppState>,
     body: Result<Json<NameAndPassword>, JsonRejection>,
-) -> Result<Response, ApiError> {
-    let NameAndPassword { name, password } = json_body(body)?;
+) -> Response {
+    let NameAndPassword { name, password } = match json_body(body) {
+        Ok(body) => body,
+        Err(e) => return e.into_response(),
+    };
+    // A name no account can have is not counted: the counts stay keyed by at most 20 characters.
+    if check_name(&name).is_ok()
+        && let Some(refusal) = refuse_guess(&state, &name)
+    {
+        return refusal;
+    }
+    log_in(&state, &name, password).await.into_response()
+}
+
+async fn log_in(state: &AppState, name: &str, password: String) -> Result<Response, ApiError> {
     let wrong = || ApiError(StatusCode::UNAUTHORIZED, "wrong name or password".into());
-    if check_password(&password).is_err() {
+    if check_name(name).is_err() || check_password(&password).is_err() {
         return Err(wrong());
     }
-    let credentials = match check_name(&name) {
-        Ok(()) => state.store.credentials(AccountKey::Name(&name))?,
-        Err(_) => None,
-    };
-    let (account, stored) = match credentials {
+    let (account, stored) = match state.store.credentials(AccountKey::Name(name))? {
         Some(c) => (Some(c.account), Some(c.password_hash)),
         None => (None, None),
     };
@@ -110,7 +145,7 @@ async fn login(
         return Err(wrong());
     }
     let account = account.ok_or_else(wrong)?;
-    let cookie = start_session(&state, &account)?;
+    let cookie = start_session(state, &account)?;
     Ok(([cookie], Json(json!({ "name": account.name }))).into_response())
 }
 
@@ -132,9 +167,27 @@ async fn change_password(
     State(state): State<AppState>,
     SignedIn(account): SignedIn,
     body: Result<Json<PasswordChange>, JsonRejection>,
+) -> Response {
+    let PasswordChange { old, new } = match json_body(body) {
+        Ok(body) => body,
+        Err(e) => return e.into_response(),
+    };
+    if let Err(e) = check_password(&new) {
+        return bad_request(e).into_response();
+    }
+    if let Some(refusal) = refuse_guess(&state, &account.name) {
+        return refusal;
+    }
+    change_to(&state, &account, old, new).await.into_response()
+}
+
+/// Checks `old` and stores `new` (see [`change_password`]).
+async fn change_to(
+    state: &AppState,
+    account: &Account,
+    old: String,
+    new: String,
 ) -> Result<Response, ApiError> {
-    let PasswordChange { old, new } = json_body(body)?;
-    check_password(&new).map_err(bad_request)?;
     let stored = state
         .store
         .credentials(AccountKey::Id(account.id))?
@@ -148,7 +201,7 @@ async fn change_password(
     let hash = password::hash(new).await?;
     state.store.set_password(account.id, &hash)?;
     tracing::info!(account = account.id, "password changed");
-    let cookie = start_session(&state, &account)?;
+    let cookie = start_session(state, account)?;
     Ok(([cookie], Json(json!({ "name": account.name }))).into_response())
 }
 

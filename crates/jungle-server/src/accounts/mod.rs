@@ -7,6 +7,7 @@ pub mod cookies;
 pub mod csrf;
 pub mod names;
 pub mod password;
+pub mod seats;
 pub mod session;
 
 pub use api::routes;

@@ -159,6 +159,35 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Seats `account` in `side` (`blue` / `red`) of a game: its user id and, as the seat's name, its name.
+    pub fn bind_seat(
+        &self,
+        game_id: &str,
+        side: &str,
+        account: &Account,
+    ) -> Result<(), StoreError> {
+        let sql = if side == "blue" {
+            "UPDATE games SET blue_user_id = ?2, blue_name = ?3 WHERE id = ?1"
+        } else {
+            "UPDATE games SET red_user_id = ?2, red_name = ?3 WHERE id = ?1"
+        };
+        self.conn()
+            .execute(sql, params![game_id, account.id, account.name])?;
+        Ok(())
+    }
+
+    /// The account ids in a game's seats (`None` for a guest or a free seat; no game: both `None`).
+    pub fn seat_accounts(&self, game_id: &str) -> Result<(Option<i64>, Option<i64>), StoreError> {
+        let ids = self
+            .conn()
+            .prepare_cached("SELECT blue_user_id, red_user_id FROM games WHERE id = ?1")?
+            .query_row(params![game_id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        Ok(ids.unwrap_or((None, None)))
+    }
+}
+
 /// How [`Store::credentials`] finds an account.
 #[derive(Clone, Copy, Debug)]
 pub enum AccountKey<'a> {

@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 
 use serde_json::{Value, json};
 
-use crate::support::{TestServer, create, http, http_bare, set_cookies, start, temp_dir};
+use crate::support::{TestServer, create, http, http_bare, set_cookies};
 
 fn json_of(body: &str) -> Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
@@ -50,8 +50,9 @@ async fn sign_up(addr: SocketAddr, name: &str, password: &str) -> String {
     session.expect("a session cookie")
 }
 
+/// A server whose sign-ups are not limited (each test signs up several accounts, some refused).
 async fn server(name: &str) -> TestServer {
-    start(temp_dir(name).join("games.db")).await
+    crate::adversarial::server_with(name, &["signups-per-hour=1000"]).await
 }
 
 #[tokio::test]
@@ -368,5 +369,354 @@ async fn a_guest_gets_a_csrf_cookie_readable_by_the_pages_and_me_repeats_it() {
         0,
         "a client with the cookie keeps it"
     );
+    server.kill().await;
+}
+
+/// A login's (status, `Retry-After`, error).
+async fn try_login(addr: SocketAddr, name: &str, password: &str) -> (u16, Option<String>, Value) {
+    let body = json!({ "name": name, "password": password }).to_string();
+    let (status, headers, text) = http(addr, "POST", "/api/login", &body, None).await;
+    let retry = headers
+        .iter()
+        .find(|(k, _)| k == "retry-after")
+        .map(|(_, v)| v.clone());
+    (status, retry, json_of(&text))
+}
+
+#[tokio::test]
+async fn password_guessing_is_refused_with_429_per_address_and_per_account() {
+    let server = crate::adversarial::server_with(
+        "accounts-guess-address",
+        &["logins-per-minute=5", "signups-per-hour=2"],
+    )
+    .await;
+    let addr = server.addr;
+    sign_up(addr, "Ann", "correct horse").await;
+    for _ in 0..5 {
+        assert_eq!(try_login(addr, "Ann", "guess guess").await.0, 401);
+    }
+    // Past the allowance even the right password is refused: the guesses are counted first.
+    let (status, retry, body) = try_login(addr, "Ann", "correct horse").await;
+    assert_eq!(status, 429, "{body}");
+    assert!(retry.is_some_and(|s| s.parse::<u64>().unwrap() >= 1));
+    assert!(body["error"].as_str().unwrap().contains("log-in attempts"));
+    // Sign-ups have an allowance of their own.
+    sign_up(addr, "Bob", "correct horse").await;
+    let (status, _, body) = post(
+        addr,
+        "/api/signup",
+        &json!({ "name": "Cid", "password": "correct horse" }),
+        None,
+    )
+    .await;
+    assert_eq!(status, 429, "{body}");
+    assert!(server.state.store.account_by_name("Cid").unwrap().is_none());
+    server.kill().await;
+
+    // Guesses at one account from many addresses: the account's own count.
+    let server = crate::adversarial::server_with(
+        "accounts-guess-name",
+        &["logins-per-minute=100", "logins-per-name-per-hour=3"],
+    )
+    .await;
+    let addr = server.addr;
+    let session = sign_up(addr, "Ann", "correct horse").await;
+    sign_up(addr, "Bob", "correct horse").await;
+    for _ in 0..3 {
+        assert_eq!(try_login(addr, "ann", "guess guess").await.0, 401);
+    }
+    let (status, retry, body) = try_login(addr, "ANN", "correct horse").await;
+    assert_eq!(status, 429, "{body}");
+    assert!(retry.is_some());
+    assert!(body["error"].as_str().unwrap().contains("this account"));
+    // A password change guesses the old password too.
+    let (status, _, _) = post(
+        addr,
+        "/api/password",
+        &json!({ "old": "correct horse", "new": "battery staple" }),
+        Some(&session),
+    )
+    .await;
+    assert_eq!(status, 429);
+    assert_eq!(try_login(addr, "Bob", "correct horse").await.0, 200);
+    server.kill().await;
+}
+
+/// The seat (`blue`/`red`) a websocket with `cookie` is greeted with, and the players' names it sees.
+async fn greeted(addr: SocketAddr, id: &str, cookie: Option<&str>) -> (Option<String>, Value) {
+    let client = crate::support::Client::connect(addr, id, cookie).await;
+    (client.seat.clone(), client.state["players"].clone())
+}
+
+#[tokio::test]
+async fn seats_belong_to_accounts_on_every_device_and_nobody_else_acts_in_them() {
+    let server = server("accounts-seats").await;
+    let addr = server.addr;
+    let ann = sign_up(addr, "Ann", "correct horse").await;
+    let bob = sign_up(addr, "Bob", "correct horse").await;
+    let eve = sign_up(addr, "Eve", "correct horse").await;
+    // Ann creates a game signed in: her seat carries her name.
+    let (status, headers, body) = http(
+        addr,
+        "POST",
+        "/api/games",
+        r#"{"opponent":"friend","side":"blue"}"#,
+        Some(&ann),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let id = json_of(&body)["id"].as_str().unwrap().to_string();
+    let ann_seat = set_cookies(&headers)
+        .find(|c| c.starts_with("seat_"))
+        .unwrap()
+        .to_string();
+    // Bob takes the other seat signed in.
+    let (status, _, body) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        "",
+        Some(&bob),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json_of(&body)["seat"], "red");
+    let (seat, players) = greeted(addr, &id, Some(&ann_seat)).await;
+    assert_eq!(seat.as_deref(), Some("blue"));
+    assert_eq!(players["blue"], "Ann");
+    assert_eq!(players["red"], "Bob");
+
+    // Ann on another device: a new session, no seat cookie, and her seat all the same.
+    let (_, other_device, _) = post(
+        addr,
+        "/api/login",
+        &json!({ "name": "ann", "password": "correct horse" }),
+        None,
+    )
+    .await;
+    let other_device = other_device.unwrap();
+    assert_eq!(
+        greeted(addr, &id, Some(&other_device)).await.0.as_deref(),
+        Some("blue")
+    );
+    let (status, _, body) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        "",
+        Some(&other_device),
+    )
+    .await;
+    assert_eq!(
+        (status, json_of(&body)["seat"].clone()),
+        (200, json!("blue"))
+    );
+
+    // Eve, signed in, holds no seat: she watches, her moves are refused, no seat or rematch for her.
+    let mut watcher = crate::support::Client::connect(addr, &id, Some(&eve)).await;
+    assert_eq!(watcher.seat, None);
+    watcher.send_move("a3a4").await;
+    watcher.expect_error().await;
+    let (status, _, _) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        "",
+        Some(&eve),
+    )
+    .await;
+    assert_eq!(status, 409);
+    let (status, _, _) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/rematch"),
+        "",
+        Some(&eve),
+    )
+    .await;
+    assert_eq!(status, 403);
+
+    // A seat cookie of another game, renamed for this one, is no seat here.
+    let (other, other_seat) = create(addr, r#"{"opponent":"friend","side":"blue"}"#).await;
+    let stolen = other_seat.replace(&format!("seat_{other}="), &format!("seat_{id}="));
+    assert_eq!(greeted(addr, &id, Some(&stolen)).await.0, None);
+    let mut thief = crate::support::Client::connect(addr, &id, Some(&stolen)).await;
+    thief.send_move("a3a4").await;
+    thief.expect_error().await;
+
+    // Nothing changed: no move, the same players.
+    let record = server.state.store.game(&id).unwrap().unwrap();
+    assert!(server.state.store.moves(&id).unwrap().is_empty());
+    assert_eq!(
+        (record.blue_name.as_deref(), record.red_name.as_deref()),
+        (Some("Ann"), Some("Bob"))
+    );
+    let ids = server.state.store.seat_accounts(&id).unwrap();
+    let account = |name| {
+        server
+            .state
+            .store
+            .account_by_name(name)
+            .unwrap()
+            .unwrap()
+            .id
+    };
+    assert_eq!(ids, (Some(account("Ann")), Some(account("Bob"))));
+    server.kill().await;
+}
+
+#[tokio::test]
+async fn a_game_between_two_accounts_seats_both_by_account() {
+    let server = server("accounts-between").await;
+    let addr = server.addr;
+    let ann = sign_up(addr, "Ann", "correct horse").await;
+    let bob = sign_up(addr, "Bob", "correct horse").await;
+    let store = &server.state.store;
+    let (a, b) = (
+        store.account_by_name("Ann").unwrap().unwrap(),
+        store.account_by_name("Bob").unwrap().unwrap(),
+    );
+    let options = jungle_server::NewGame {
+        minutes: Some(5.0),
+        increment: Some(3),
+        ..Default::default()
+    };
+    let room = server.state.create_between(&a, &b, &options).unwrap();
+    assert!(server.state.create_between(&a, &a, &options).is_err());
+    let (seat, players) = greeted(addr, &room.id, Some(&ann)).await;
+    assert_eq!(
+        (seat.as_deref(), &players["blue"]),
+        (Some("blue"), &json!("Ann"))
+    );
+    let (seat, players) = greeted(addr, &room.id, Some(&bob)).await;
+    assert_eq!(
+        (seat.as_deref(), &players["red"]),
+        (Some("red"), &json!("Bob"))
+    );
+    let record = store.game(&room.id).unwrap().unwrap();
+    assert_eq!(record.clock_initial_ms, Some(300_000));
+    server.kill().await;
+}
+
+/// Fills the fields (`id`, value) of a page's form and submits it with its button.
+async fn fill_and_submit(page: &chromiumoxide::Page, form: &str, fields: &[(&str, &str)]) {
+    for (id, value) in fields {
+        let js = format!(
+            "document.getElementById({}).value = {}",
+            json!(id),
+            json!(value)
+        );
+        page.evaluate(js.as_str()).await.unwrap();
+    }
+    crate::support::browser::click(page, &format!("#{form} button[type=submit]")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sign_up_change_password_log_out_and_in_through_the_pages() {
+    use crate::support::browser::{Chrome, click, eval, wait_until};
+    let server = server("accounts-browser").await;
+    let chrome = Chrome::launch("accounts", 1200, 900).await;
+    let base = format!("http://{}", server.addr);
+    let page = chrome.person(&format!("{base}/")).await;
+    wait_until(&page, "document.getElementById('account-sign-in')").await;
+    click(&page, "#account-sign-in").await;
+    wait_until(
+        &page,
+        "location.pathname === '/login' && document.getElementById('signup')",
+    )
+    .await;
+
+    // A name with markup is refused, and the refusal is shown as text.
+    let injected = "<img src=x onerror=alert(1)>";
+    fill_and_submit(
+        &page,
+        "signup",
+        &[
+            ("signup-name", injected),
+            ("signup-password", "correct horse"),
+        ],
+    )
+    .await;
+    wait_until(&page, "!document.getElementById('signup-error').hidden").await;
+    assert!(
+        eval::<bool>(
+            &page,
+            "document.querySelector('#signup-error img') === null"
+        )
+        .await
+    );
+
+    fill_and_submit(
+        &page,
+        "signup",
+        &[("signup-name", "Ann"), ("signup-password", "correct horse")],
+    )
+    .await;
+    wait_until(
+        &page,
+        "location.pathname === '/' && document.getElementById('account-name')",
+    )
+    .await;
+    assert_eq!(
+        eval::<String>(&page, "document.getElementById('account-name').textContent").await,
+        "Ann"
+    );
+    assert_eq!(
+        eval::<String>(
+            &page,
+            "document.getElementById('account-name').getAttribute('href')"
+        )
+        .await,
+        "/@/Ann"
+    );
+
+    click(&page, "#account-settings").await;
+    wait_until(
+        &page,
+        "location.pathname === '/account' && document.getElementById('password')",
+    )
+    .await;
+    fill_and_submit(
+        &page,
+        "password",
+        &[
+            ("old-password", "correct horse"),
+            ("new-password", "battery staple"),
+        ],
+    )
+    .await;
+    wait_until(&page, "!document.getElementById('password-done').hidden").await;
+    click(&page, "#logout").await;
+    wait_until(
+        &page,
+        "location.pathname === '/' && document.getElementById('account-sign-in')",
+    )
+    .await;
+
+    page.goto(format!("{base}/login").as_str()).await.unwrap();
+    wait_until(&page, "document.getElementById('login')").await;
+    fill_and_submit(
+        &page,
+        "login",
+        &[("login-name", "ann"), ("login-password", "correct horse")],
+    )
+    .await;
+    wait_until(&page, "!document.getElementById('login-error').hidden").await;
+    assert_eq!(
+        eval::<String>(&page, "document.getElementById('login-error').textContent").await,
+        "Wrong username or password."
+    );
+    fill_and_submit(
+        &page,
+        "login",
+        &[("login-name", "ann"), ("login-password", "battery staple")],
+    )
+    .await;
+    wait_until(
+        &page,
+        "location.pathname === '/' && document.getElementById('account-name')",
+    )
+    .await;
+    chrome.close().await;
     server.kill().await;
 }

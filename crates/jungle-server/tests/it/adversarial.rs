@@ -16,7 +16,7 @@ use serde_json::Value;
 /// An HTTP answer: status, headers, body.
 type Answer = (u16, Vec<(String, String)>, String);
 
-async fn server_with(name: &str, settings: &[&str]) -> TestServer {
+pub(crate) async fn server_with(name: &str, settings: &[&str]) -> TestServer {
     let mut limits = Limits::default();
     for setting in settings {
         limits.set(setting).unwrap();

@@ -1,0 +1,88 @@
+//! Games know their players' accounts: a signed-in player's seat is bound to the account (the seat's name is
+//! the username), so the player has the seat on any device they sign in on, without the seat cookie.
+
+use std::sync::Arc;
+
+use axum::http::HeaderMap;
+use jungle_rules::Side;
+
+use super::Account;
+use crate::hub::{Hub, HubError, NewGame};
+use crate::room::Room;
+use crate::side_name;
+
+impl Hub {
+    /// Seats `account` in `side` of `room`: stored, and the room's players are told the seat's new name.
+    ///
+    /// # Errors
+    /// When the database write fails.
+    pub fn bind_seat(&self, room: &Room, side: Side, account: &Account) -> Result<(), HubError> {
+        self.store.bind_seat(&room.id, side_name(side), account)?;
+        {
+            let mut state = room.lock();
+            state.names[side] = Some(account.name.clone());
+            state.generation += 1;
+        }
+        room.notify();
+        Ok(())
+    }
+
+    /// The seat a request holds in `room`: by its seat cookie, else by its signed-in account.
+    ///
+    /// # Errors
+    /// When the database cannot be read.
+    pub fn seat_for(
+        &self,
+        room: &Room,
+        headers: &HeaderMap,
+        viewer: Option<&Account>,
+    ) -> Result<Option<Side>, HubError> {
+        let token = crate::http::seat_token(headers, &room.id);
+        if let Some(seat) = room.seat_of(token.as_deref()) {
+            return Ok(Some(seat));
+        }
+        let Some(account) = viewer else {
+            return Ok(None);
+        };
+        let (blue, red) = self.store.seat_accounts(&room.id)?;
+        Ok(if blue == Some(account.id) {
+            Some(Side::Blue)
+        } else if red == Some(account.id) {
+            Some(Side::Red)
+        } else {
+            None
+        })
+    }
+
+    /// A game between two accounts, `blue` and `red`, with the options of `game` (its rules, start and clock;
+    /// its opponent and side are set here): for the lobby's pairings and challenges. Both seats are taken and
+    /// bound; the players open `/game/ID` and have their seats by their accounts.
+    ///
+    /// # Errors
+    /// [`HubError::BadRequest`] for bad options or the same account twice; a failed database write.
+    pub fn create_between(
+        self: &Arc<Self>,
+        blue: &Account,
+        red: &Account,
+        game: &NewGame,
+    ) -> Result<Arc<Room>, HubError> {
+        if blue.id == red.id {
+            return Err(HubError::BadRequest(
+                "a game between an account and itself".into(),
+            ));
+        }
+        let request = NewGame {
+            opponent: "friend".into(),
+            side: Some("blue".into()),
+            level: None,
+            ..game.clone()
+        };
+        let (room, _, _) = self.create(&request, None)?;
+        self.claim_seat(&room)?;
+        self.bind_seat(&room, Side::Blue, blue)?;
+        self.bind_seat(&room, Side::Red, red)?;
+        // The wait for the first moves starts now.
+        self.after_change(&room);
+        Ok(room)
+    }
+}

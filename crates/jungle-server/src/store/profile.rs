@@ -1,0 +1,197 @@
+//! A player's games for their profile page: the search by opponent, rules and result, the win/draw/loss
+//! totals, and the games in order for the PGN export. A player's games are those with their account on a seat
+//! (`games.blue_user_id`, `games.red_user_id`) that ended (aborted games are in no list).
+
+use rusqlite::params;
+
+use super::{Store, StoreError};
+use crate::ratings::Category;
+
+/// How a game ended for the player whose profile it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PlayerResult {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl PlayerResult {
+    pub fn name(self) -> &'static str {
+        match self {
+            PlayerResult::Win => "win",
+            PlayerResult::Draw => "draw",
+            PlayerResult::Loss => "loss",
+        }
+    }
+}
+
+/// A search of a player's games; every part is optional.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameFilter {
+    /// Only games against this account.
+    pub opponent: Option<i64>,
+    /// Only games under these rules (their canonical option string, as games store them).
+    pub rules: Option<String>,
+    pub result: Option<PlayerResult>,
+}
+
+/// One of a player's games, as the profile lists it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PlayerGame {
+    pub id: String,
+    pub rules: String,
+    /// The player's side: `blue` or `red`.
+    pub side: String,
+    /// The opponent's account name, when an account sat there.
+    pub opponent: Option<String>,
+    /// The engine's level, when the engine was the opponent.
+    pub engine_level: Option<u8>,
+    pub result: PlayerResult,
+    pub termination: Option<String>,
+    pub plies: u32,
+    pub finished_at: i64,
+    pub clock_initial_ms: Option<u64>,
+    pub clock_increment_ms: Option<u64>,
+    /// The category a rated game was rated in (none: casual).
+    pub rating_category: Option<Category>,
+    /// The player's rating before and after a rated game.
+    pub rating_before: Option<f64>,
+    pub rating_after: Option<f64>,
+}
+
+/// A player's finished games counted by result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Totals {
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+/// The player's side in a game `g` of the player `?1`, as SQL.
+const SIDE: &str = "CASE WHEN g.blue_user_id = ?1 THEN 'blue' ELSE 'red' END";
+
+/// The games of player `?1` that count on a profile, as an SQL condition over `g`.
+const PLAYED: &str = "(g.blue_user_id = ?1 OR g.red_user_id = ?1) AND g.finished_at IS NOT NULL
+    AND g.termination IS NOT 'aborted' AND g.mode != 'import'";
+
+impl Store {
+    /// A player's games matching `filter`, most recently finished first: at most `limit` of them, after
+    /// skipping `offset`.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub fn player_games(
+        &self,
+        user_id: i64,
+        filter: &GameFilter,
+        offset: u32,
+        limit: u32,
+    ) -> Result<Vec<PlayerGame>, StoreError> {
+        let sql = format!(
+            "SELECT g.id, g.rules, {SIDE}, o.name, g.engine_level, g.winner, g.termination,
+                (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.finished_at, g.clock_initial_ms,
+                g.clock_increment_ms, g.rating_category, h.rating_before, h.rating_after
+             FROM games g
+             LEFT JOIN users o ON o.id = CASE WHEN g.blue_user_id = ?1 THEN g.red_user_id ELSE g.blue_user_id END
+             LEFT JOIN rating_history h ON h.game_id = g.id AND h.user_id = ?1
+             WHERE {PLAYED}
+                AND (?2 IS NULL OR o.id = ?2)
+                AND (?3 IS NULL OR g.rules = ?3)
+                AND (?4 IS NULL
+                     OR (?4 = 'draw' AND g.winner IS NULL)
+                     OR (?4 = 'win' AND g.winner = {SIDE})
+                     OR (?4 = 'loss' AND g.winner IS NOT NULL AND g.winner != {SIDE}))
+             ORDER BY g.finished_at DESC, g.id
+             LIMIT ?5 OFFSET ?6"
+        );
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(
+            params![
+                user_id,
+                filter.opponent,
+                filter.rules,
+                filter.result.map(PlayerResult::name),
+                limit,
+                offset
+            ],
+            |r| {
+                let side: String = r.get(2)?;
+                let winner: Option<String> = r.get(5)?;
+                let category: Option<String> = r.get(11)?;
+                Ok(PlayerGame {
+                    id: r.get(0)?,
+                    rules: r.get(1)?,
+                    opponent: r.get(3)?,
+                    engine_level: r.get(4)?,
+                    result: match winner {
+                        None => PlayerResult::Draw,
+                        Some(w) if w == side => PlayerResult::Win,
+                        Some(_) => PlayerResult::Loss,
+                    },
+                    side,
+                    termination: r.get(6)?,
+                    plies: r.get(7)?,
+                    finished_at: r.get(8)?,
+                    clock_initial_ms: r.get(9)?,
+                    clock_increment_ms: r.get(10)?,
+                    rating_category: category.as_deref().and_then(Category::from_name),
+                    rating_before: r.get(12)?,
+                    rating_after: r.get(13)?,
+                })
+            },
+        )?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// A player's finished games counted by result (every rules and category, rated and casual).
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub fn player_totals(&self, user_id: i64) -> Result<Totals, StoreError> {
+        let sql = format!(
+            "SELECT COUNT(*), coalesce(SUM(g.winner = {SIDE}), 0), coalesce(SUM(g.winner IS NULL), 0),
+                coalesce(SUM(g.winner IS NOT NULL AND g.winner != {SIDE}), 0)
+             FROM games g WHERE {PLAYED}"
+        );
+        let conn = self.conn();
+        let totals = conn
+            .prepare_cached(&sql)?
+            .query_row(params![user_id], |r| {
+                Ok(Totals {
+                    games: r.get(0)?,
+                    wins: r.get(1)?,
+                    draws: r.get(2)?,
+                    losses: r.get(3)?,
+                })
+            })?;
+        Ok(totals)
+    }
+
+    /// The next `limit` of a player's finished games in the order they finished, after the game `after`
+    /// (its finish time and id) — the PGN export walks them a page at a time.
+    ///
+    /// # Errors
+    /// When the database fails.
+    pub fn player_game_ids_after(
+        &self,
+        user_id: i64,
+        after: Option<&(i64, String)>,
+        limit: u32,
+    ) -> Result<Vec<(i64, String)>, StoreError> {
+        let sql = format!(
+            "SELECT g.finished_at, g.id FROM games g
+             WHERE {PLAYED} AND (?2 IS NULL OR (g.finished_at, g.id) > (?2, ?3))
+             ORDER BY g.finished_at, g.id LIMIT ?4"
+        );
+        let conn = self.conn();
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let (at, id) = after.map_or((None, None), |(at, id)| (Some(*at), Some(id.as_str())));
+        let rows = stmt.query_map(params![user_id, at, id, limit], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
