@@ -23,6 +23,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
         HTML,
         include_bytes!("../static/profile.html"),
     ),
+    ("puzzle.html", HTML, include_bytes!("../static/puzzle.html")),
     (
         "not_found.html",
         HTML,
@@ -102,6 +103,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
         JS,
         include_bytes!("../static/engine-levels.js"),
     ),
+    ("puzzle.js", JS, include_bytes!("../static/puzzle.js")),
     (
         "favicon.svg",
         "image/svg+xml",

@@ -67,6 +67,7 @@ pub fn router(state: AppState, assets: Assets) -> Router {
         .merge(crate::accounts::routes())
         .merge(crate::ratings::routes())
         .merge(crate::profile::routes())
+        .merge(crate::puzzles::routes())
         .merge(crate::lobby::http::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))

@@ -19,6 +19,7 @@ pub mod memory;
 pub mod presence;
 pub mod profile;
 pub mod protocol;
+pub mod puzzles;
 pub mod rate;
 pub mod ratings;
 pub mod room;

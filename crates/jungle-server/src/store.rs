@@ -17,6 +17,8 @@ pub use ratings::{
     CategoryRating, GameRatings, HistoryPoint, MAX_HISTORY, MarkRatedError, RatedGame, SeatRating,
     mark_rated_on, rated_game_on,
 };
+mod puzzles;
+pub use puzzles::{PuzzleRating, RatedAttempt};
 mod lobby;
 pub use lobby::{LiveGame, Pairing, Taken};
 
@@ -27,7 +29,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0003_accounts.sql"),
     include_str!("../migrations/0004_game_accounts.sql"),
     include_str!("../migrations/0005_ratings.sql"),
-    include_str!("../migrations/0006_lobby.sql"),
+    include_str!("../migrations/0006_puzzles.sql"),
+    include_str!("../migrations/0007_lobby.sql"),
 ];
 
 /// A storage failure (the database file could not be opened or written, or a statement failed).

@@ -9,6 +9,7 @@ mod correspondence;
 mod lobby;
 mod presentation;
 mod profile;
+mod puzzles;
 mod ratings;
 mod restart;
 mod router;
