@@ -19,7 +19,7 @@ use serde::Serialize;
 use crate::accounts::Account;
 use crate::correspondence::Correspondence;
 use crate::hub::{Hub, HubError, new_token};
-use crate::store::{GameRecord, LiveGame, Pairing, StoreError, Taken, now_ms};
+use crate::store::{GameRecord, LiveGame, MarkRatedError, Pairing, StoreError, Taken, now_ms};
 use seek::{Colour, MAX_OPEN_SEEKS, QUICK_PAIRINGS, Seek, SeekRequest, TimeControl};
 
 /// Why a lobby action was refused (nothing was changed).
@@ -42,6 +42,17 @@ pub enum LobbyError {
 impl From<StoreError> for LobbyError {
     fn from(e: StoreError) -> LobbyError {
         LobbyError::Hub(HubError::Store(e))
+    }
+}
+
+/// The ratings module refuses to rate the game a rated seek would make (the seek's checks should have
+/// refused it first): the pairing is not made, and the player is told why.
+impl From<MarkRatedError> for LobbyError {
+    fn from(e: MarkRatedError) -> LobbyError {
+        match e {
+            MarkRatedError::Store(e) => e.into(),
+            refused => LobbyError::Refused(refused.to_string()),
+        }
     }
 }
 
@@ -226,10 +237,14 @@ pub fn accept(hub: &Arc<Hub>, acceptor: &Account, id: &str) -> Result<Seat, Lobb
         players,
         correspondence,
     };
-    match hub
-        .store
-        .pair(&seek.id, acceptor.id, now, &record, &pairing, seek.rated)?
-    {
+    match hub.store.pair(
+        &seek.id,
+        acceptor.id,
+        now,
+        &record,
+        &pairing,
+        seek.rated.then(|| rating::category_of(seek.time)),
+    )? {
         Taken::Gone => return Err(LobbyError::AlreadyTaken),
         Taken::Paired => {}
     }

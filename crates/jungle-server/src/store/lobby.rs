@@ -5,10 +5,14 @@
 use jungle_rules::BySide;
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::{GameRecord, MoveRecord, Store, StoreError, insert_game_on, now_ms};
+use super::{
+    GameRecord, MarkRatedError, MoveRecord, Store, StoreError, insert_game_on, mark_rated_on,
+    now_ms,
+};
 use crate::correspondence::Correspondence;
 use crate::lobby::seek::{Colour, SEEK_GRACE_MS, Seek, TimeControl};
 use crate::protocol::PerSide;
+use crate::ratings::Category;
 
 /// The columns [`seek_of_row`] reads, in its order.
 const SEEK_COLUMNS: &str = "id, created_at, creator_id, creator_name, rules, clock_initial_ms, \
@@ -241,8 +245,8 @@ impl Store {
         now: i64,
         game: &GameRecord,
         pairing: &Pairing,
-        rated: bool,
-    ) -> Result<Taken, StoreError> {
+        rated: Option<Category>,
+    ) -> Result<Taken, MarkRatedError> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         let sql = format!(
@@ -283,8 +287,8 @@ impl Store {
             "INSERT INTO pairings (game_id, seek_id, created_at) VALUES (?1, ?2, ?3)",
             params![pairing.game_id, pairing.seek_id, pairing.created_at],
         )?;
-        if rated {
-            crate::lobby::rating::mark_rated(&tx, &pairing.game_id)?;
+        if let Some(category) = rated {
+            mark_rated_on(&tx, &pairing.game_id, pairing.players, category)?;
         }
         tx.commit()?;
         Ok(Taken::Paired)

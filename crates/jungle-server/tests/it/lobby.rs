@@ -406,3 +406,52 @@ async fn in_the_browser_one_opens_a_seek_the_other_accepts_and_both_land_in_the_
     chrome.close().await;
     server.kill().await;
 }
+
+#[tokio::test]
+async fn a_rated_seek_makes_a_rated_game_whose_end_moves_both_ratings_and_a_casual_one_does_not() {
+    let server = start(temp_dir("lobby-rated").join("games.db")).await;
+    let addr = server.addr;
+    let alice = Person::sign_up(addr, "alice1").await;
+    let bob = Person::sign_up(addr, "bob2").await;
+
+    let casual = open_seek(addr, &alice, r#"{"minutes":5,"increment":3}"#).await;
+    let (casual_game, _) = accept(addr, &bob, &casual).await;
+    let (status, _, ratings) = bob
+        .send(
+            addr,
+            "GET",
+            &format!("/api/games/{casual_game}/ratings"),
+            "",
+        )
+        .await;
+    assert_eq!((status, ratings), (200, Value::Null));
+
+    let rated = open_seek(
+        addr,
+        &alice,
+        r#"{"minutes":5,"increment":3,"rated":true,"colour":"blue"}"#,
+    )
+    .await;
+    let (game, bob_cookie) = accept(addr, &bob, &rated).await;
+    let path = format!("/api/games/{game}/ratings");
+    let (status, _, ratings) = bob.send(addr, "GET", &path, "").await;
+    assert_eq!(status, 200, "{ratings}");
+    assert_eq!(ratings["category"], "blitz");
+    assert_eq!(ratings["blue"]["before"], 1500.0);
+    assert_eq!(ratings["red"]["after"], Value::Null, "not ended yet");
+
+    let mut red = Client::connect(addr, &game, Some(&bob_cookie)).await;
+    assert_eq!(red.seat.as_deref(), Some("red"));
+    red.send_text(r#"{"type":"resign"}"#).await;
+    let state = red.wait_for(|state| !state["outcome"].is_null()).await;
+    assert_eq!(state["outcome"]["reason"], "resignation", "{state}");
+    let (_, _, ratings) = bob.send(addr, "GET", &path, "").await;
+    let after = |side: &str| {
+        ratings[side]["after"]
+            .as_f64()
+            .expect("rated after the end")
+    };
+    assert!(after("blue") > 1500.0, "{ratings}");
+    assert!(after("red") < 1500.0, "{ratings}");
+    server.kill().await;
+}
