@@ -15,6 +15,7 @@ pub use opponent::{FirstLegalMove, JungleEngine, MoveChooser, Purpose, Thinker};
 pub mod line;
 pub mod threats;
 pub mod tui;
+pub mod typing;
 
 pub use hidden_app::{HiddenApp, HiddenConfig};
 pub use line::run_lines;

@@ -5,6 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use jungle_rules::{Move, Square};
 
 use super::{HiddenApp, HiddenPrompt, Phase};
+use crate::typing::{Typed, steer, type_char};
 
 impl HiddenApp {
     /// Reacts to a key press (key releases are ignored).
@@ -108,36 +109,24 @@ impl HiddenApp {
 
     fn move_cursor(&mut self, df: i8, dr: i8) {
         self.typed.clear();
-        let (df, dr) = if self.flipped { (-df, -dr) } else { (df, dr) };
-        if let Some(sq) = self.cursor.offset(df, dr) {
-            self.cursor = sq;
-        }
+        self.cursor = steer(self.cursor, self.flipped, df, dr);
     }
 
     /// Typing a move: the first square picks the piece there, the second plays.
     fn type_char(&mut self, c: char) {
-        let c = c.to_ascii_lowercase();
-        let expects_file = self.typed.len().is_multiple_of(2);
-        if c.is_ascii_digit() == expects_file || self.typed.len() >= 4 {
-            self.typed.clear();
-            self.error(format!(
-                "type a move as two squares, file then rank, like c3c4 (\"{c}\" is not a {})",
-                if expects_file { "file a-g" } else { "rank 1-9" }
-            ));
-            return;
-        }
-        self.typed.push(c);
-        if self.typed.len() == 2 {
-            if let Ok(sq) = self.typed.parse::<Square>() {
+        match type_char(&mut self.typed, c) {
+            Typed::Partial => {}
+            Typed::Rejected(e) => self.error(e),
+            Typed::From(sq) => {
                 self.cursor = sq;
                 if self.own_piece(sq) && self.check_can_move().is_ok() {
                     self.select(sq);
                 }
             }
-        } else if self.typed.len() == 4 {
-            let text = std::mem::take(&mut self.typed);
-            if let Err(e) = self.play_text(&text) {
-                self.error(e);
+            Typed::Move(text) => {
+                if let Err(e) = self.play_text(&text) {
+                    self.error(e);
+                }
             }
         }
     }
