@@ -11,10 +11,9 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 
 use super::{
-    BoardLayout, SquareLook, draw_board_frame, draw_square, ending_reason, palette, piece_style,
-    rules_lines,
+    BoardLayout, SquareLook, draw_board_frame, draw_square, ending_reason, overlay, palette,
+    piece_style, rules_lines,
 };
-use crate::app::StatusKind;
 use crate::hidden_app::{HiddenApp, Phase};
 
 /// The key lines of the two phases.
@@ -51,7 +50,12 @@ pub fn draw_hidden(frame: &mut Frame, app: &HiddenApp) {
         Layout::horizontal([Constraint::Length(board_width), Constraint::Min(0)]).areas(main);
     draw_board(frame, board_area, &layout, app);
     draw_panel(frame, panel_area, app);
-    draw_status(frame, status, app);
+    overlay::draw_status(
+        frame,
+        status,
+        app.prompt().map(|p| p.question()),
+        app.status(),
+    );
     let key_line = match app.phase() {
         Phase::Setup => SETUP_KEYS,
         Phase::Play => PLAY_KEYS,
@@ -215,28 +219,6 @@ pub fn public_move_rows(view: &View) -> Vec<String> {
         }
     }
     rows
-}
-
-fn draw_status(frame: &mut Frame, area: Rect, app: &HiddenApp) {
-    let line = if let Some(prompt) = app.prompt() {
-        Line::styled(
-            prompt.question(),
-            Style::new()
-                .fg(Color::Black)
-                .bg(Color::Yellow)
-                .add_modifier(Modifier::BOLD),
-        )
-    } else {
-        let status = app.status();
-        let style = match status.kind {
-            StatusKind::Info => Style::new(),
-            StatusKind::Error => Style::new()
-                .fg(Color::LightRed)
-                .add_modifier(Modifier::BOLD),
-        };
-        Line::styled(status.text.clone(), style)
-    };
-    frame.render_widget(Paragraph::new(line), area);
 }
 
 /// The game-over banner: who won and why, and both setups (every animal is shown once the game is over).

@@ -135,7 +135,12 @@ pub fn draw(frame: &mut Frame, app: &App) {
         ..board_area
     };
     panel::draw_panel(frame, panel_area, app);
-    overlay::draw_status(frame, status, app);
+    overlay::draw_status(
+        frame,
+        status,
+        app.prompt().map(|p| p.question()),
+        app.status(),
+    );
     frame.render_widget(
         Paragraph::new(KEYS).style(Style::new().fg(Color::DarkGray)),
         keys,

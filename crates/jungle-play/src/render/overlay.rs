@@ -8,19 +8,20 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 
 use super::panel::rules_summary;
-use crate::app::{App, StatusKind};
+use crate::app::{App, Status, StatusKind};
 
-pub(super) fn draw_status(frame: &mut Frame, area: Rect, app: &App) {
-    let line = if let Some(prompt) = app.prompt() {
+/// The status line: the question waiting for an answer, else the last message (errors in bold red). Both
+/// the open and the hidden game draw theirs here.
+pub(super) fn draw_status(frame: &mut Frame, area: Rect, question: Option<&str>, status: &Status) {
+    let line = if let Some(question) = question {
         Line::styled(
-            prompt.question(),
+            question,
             Style::new()
                 .fg(Color::Black)
                 .bg(Color::Yellow)
                 .add_modifier(Modifier::BOLD),
         )
     } else {
-        let status = app.status();
         let style = match status.kind {
             StatusKind::Info => Style::new(),
             StatusKind::Error => Style::new()
