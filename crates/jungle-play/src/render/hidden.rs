@@ -11,7 +11,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Wrap};
 
 use super::{
-    BoardLayout, SquareLook, draw_board_frame, draw_square, ending_reason, overlay, palette,
+    BoardLayout, Marks, SquareLook, draw_board_frame, draw_square, ending_reason, overlay,
     piece_style, rules_lines,
 };
 use crate::hidden_app::{HiddenApp, Phase};
@@ -92,17 +92,14 @@ fn draw_board(frame: &mut Frame, area: Rect, layout: &BoardLayout, app: &HiddenA
     let last = app.last_move().map(|public| public.mv);
     let ascii = app.config().ascii;
     for sq in Square::all() {
-        let highlight = if sq == app.cursor() {
-            Some(palette::CURSOR)
-        } else if Some(sq) == app.selected() {
-            Some(palette::SELECTED)
-        } else if targets.contains(sq) {
-            Some(palette::TARGET)
-        } else if last.is_some_and(|m| m.from == sq || m.to == sq) {
-            Some(palette::LAST_MOVE)
-        } else {
-            None
-        };
+        let highlight = Marks {
+            cursor: app.cursor(),
+            selected: app.selected(),
+            targets,
+            hint: None,
+            last,
+        }
+        .highlight(sq);
         let piece = view.piece_at(sq).map(|seen| {
             // Unknown pieces are dimmed; the player's own animals the opponent has not seen yet are italic.
             let style = match seen.animal {

@@ -3,7 +3,7 @@
 //! Reads an [`App`]; changes nothing.
 
 use jungle_rules::terrain::DENS;
-use jungle_rules::{Side, Square};
+use jungle_rules::{Bitboard, Move, Side, Square};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -171,20 +171,14 @@ fn draw_board(buf: &mut Buffer, area: Rect, layout: &BoardLayout, app: &App) {
     let position = game.position();
     let ascii = app.config().ascii;
     for sq in Square::all() {
-        // The highlight colours the square's margin; the strongest one wins.
-        let highlight = if sq == app.cursor() {
-            Some(palette::CURSOR)
-        } else if Some(sq) == app.selected() {
-            Some(palette::SELECTED)
-        } else if targets.contains(sq) {
-            Some(palette::TARGET)
-        } else if hint.is_some_and(|m| m.from == sq || m.to == sq) {
-            Some(palette::HINT)
-        } else if last.is_some_and(|m| m.from == sq || m.to == sq) {
-            Some(palette::LAST_MOVE)
-        } else {
-            None
-        };
+        let highlight = Marks {
+            cursor: app.cursor(),
+            selected: app.selected(),
+            targets,
+            hint,
+            last,
+        }
+        .highlight(sq);
         let piece = position.piece_at(sq).map(|piece| {
             let text = if ascii {
                 format!(" {} ", piece.fen_char())
@@ -331,4 +325,34 @@ pub(crate) fn draw_square(
         None => (mark.to_string(), Style::new().fg(mark_fg).bg(terrain_bg)),
     };
     buf.set_string(inner_x, inner_y, text, style);
+}
+
+/// What the board marks besides the pieces: the cursor, the picked piece and its targets, the hint and the
+/// last move.
+pub(crate) struct Marks {
+    pub cursor: Square,
+    pub selected: Option<Square>,
+    pub targets: Bitboard,
+    pub hint: Option<Move>,
+    pub last: Option<Move>,
+}
+
+impl Marks {
+    /// The colour of a square's margin; the strongest mark wins.
+    pub fn highlight(&self, sq: Square) -> Option<Color> {
+        let on = |m: Option<Move>| m.is_some_and(|m| m.from == sq || m.to == sq);
+        if sq == self.cursor {
+            Some(palette::CURSOR)
+        } else if Some(sq) == self.selected {
+            Some(palette::SELECTED)
+        } else if self.targets.contains(sq) {
+            Some(palette::TARGET)
+        } else if on(self.hint) {
+            Some(palette::HINT)
+        } else if on(self.last) {
+            Some(palette::LAST_MOVE)
+        } else {
+            None
+        }
+    }
 }
