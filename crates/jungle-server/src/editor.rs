@@ -40,7 +40,7 @@ pub(crate) struct CheckedPosition {
 pub(crate) async fn check_position(
     query: Result<Query<PositionQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<CheckedPosition>, ApiError> {
-    let Query(query) = query.map_err(|e| ApiError(e.status(), e.body_text()))?;
+    let Query(query) = query?;
     let game = crate::analysis::read_position(&query.fen, &query.rules)
         .map_err(|message| ApiError(StatusCode::BAD_REQUEST, message))?;
     Ok(Json(CheckedPosition {

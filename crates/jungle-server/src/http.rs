@@ -132,6 +132,23 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// A body or query string a handler could not read is answered with the framework's status and reason.
+macro_rules! rejections_are_api_errors {
+    ($($rejection:ty),*) => {$(
+        impl From<$rejection> for ApiError {
+            fn from(e: $rejection) -> ApiError {
+                ApiError(e.status(), e.body_text())
+            }
+        }
+    )*};
+}
+
+rejections_are_api_errors!(
+    axum::extract::rejection::JsonRejection,
+    axum::extract::rejection::QueryRejection,
+    axum::extract::rejection::BytesRejection
+);
+
 impl From<HubError> for ApiError {
     fn from(e: HubError) -> ApiError {
         let status = match &e {
@@ -295,7 +312,7 @@ async fn create_game(
     Viewer(viewer): Viewer,
     body: Result<Json<NewGame>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
-    let Json(request) = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
+    let Json(request) = body?;
     let (room, side, token) = hub.create(&request, client)?;
     if let Some(account) = &viewer {
         hub.bind_seat(&room, side, account)?;
@@ -382,7 +399,7 @@ async fn game_pgn(
     Path(id): Path<String>,
     query: Result<Query<PgnQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(query) = query.map_err(|e| ApiError(e.status(), e.body_text()))?;
+    let Query(query) = query?;
     let room = find_room(&hub, &id)?;
     let record = hub.store.game(&id).map_err(HubError::from)?;
     let notation = match query.notation {
@@ -449,7 +466,7 @@ async fn analysis(
     Path(id): Path<String>,
     query: Result<Query<AnalysisQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let Query(query) = query.map_err(|e| ApiError(e.status(), e.body_text()))?;
+    let Query(query) = query?;
     let room = find_room(&hub, &id)?;
     hub.engine_has_room()?;
     let game: Game = {
@@ -500,7 +517,7 @@ async fn import_pgn(
             format!("send the PGN as Content-Type: {PGN_MEDIA_TYPE}"),
         ));
     }
-    let body = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
+    let body = body?;
     let body = std::str::from_utf8(&body)
         .map_err(|_| ApiError(StatusCode::BAD_REQUEST, "the PGN is not UTF-8 text".into()))?;
     let record: PgnGame = body

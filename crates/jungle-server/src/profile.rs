@@ -119,7 +119,7 @@ async fn games(
     Path(name): Path<String>,
     query: Result<Query<GamesQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<GamesPage>, ApiError> {
-    let Query(query) = query.map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.body_text()))?;
+    let Query(query) = query?;
     let account = account_named(&hub, &name)?;
     let page = query.page.unwrap_or(0);
     if page > MAX_PAGE {

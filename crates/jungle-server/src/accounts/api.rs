@@ -59,11 +59,6 @@ impl From<StoreError> for ApiError {
     }
 }
 
-fn json_body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
-    body.map(|Json(value)| value)
-        .map_err(|e| ApiError(e.status(), e.body_text()))
-}
-
 fn bad_request(message: String) -> ApiError {
     ApiError(StatusCode::BAD_REQUEST, message)
 }
@@ -91,7 +86,8 @@ async fn signup(
     State(state): State<AppState>,
     body: Result<Json<NameAndPassword>, JsonRejection>,
 ) -> Result<Response, ApiError> {
-    let NameAndPassword { name, password } = json_body(body)?;
+    let NameAndPassword { name, password } =
+        body.map(|Json(value)| value).map_err(ApiError::from)?;
     check_name(&name).map_err(bad_request)?;
     check_password(&password).map_err(bad_request)?;
     let taken = || ApiError(StatusCode::CONFLICT, format!("the name {name} is taken"));
@@ -119,10 +115,11 @@ async fn login(
     State(state): State<AppState>,
     body: Result<Json<NameAndPassword>, JsonRejection>,
 ) -> Response {
-    let NameAndPassword { name, password } = match json_body(body) {
-        Ok(body) => body,
-        Err(e) => return e.into_response(),
-    };
+    let NameAndPassword { name, password } =
+        match body.map(|Json(value)| value).map_err(ApiError::from) {
+            Ok(body) => body,
+            Err(e) => return e.into_response(),
+        };
     // A name no account can have is not counted: the counts stay keyed by at most 20 characters.
     if check_name(&name).is_ok()
         && let Some(refusal) = refuse_guess(&state, &name)
@@ -168,7 +165,7 @@ async fn change_password(
     SignedIn(account): SignedIn,
     body: Result<Json<PasswordChange>, JsonRejection>,
 ) -> Response {
-    let PasswordChange { old, new } = match json_body(body) {
+    let PasswordChange { old, new } = match body.map(|Json(value)| value).map_err(ApiError::from) {
         Ok(body) => body,
         Err(e) => return e.into_response(),
     };

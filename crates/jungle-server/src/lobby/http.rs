@@ -114,7 +114,7 @@ async fn lobby_state(
     Viewer(viewer): Viewer,
     query: Result<Query<Since>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let Query(query) = query.map_err(|e| ApiError(e.status(), e.body_text()))?;
+    let Query(query) = query?;
     let now = now_ms();
     let viewer_id = viewer.as_ref().map(|v| v.id);
     let mut paired = Vec::new();
@@ -197,7 +197,7 @@ async fn create(
     SignedIn(creator): SignedIn,
     body: Result<Json<SeekRequest>, JsonRejection>,
 ) -> Result<Response, ApiError> {
-    let Json(request) = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
+    let Json(request) = body?;
     let seek = super::create_seek(&hub, &creator, &request)?;
     Ok((StatusCode::CREATED, Json(json!({ "seek": seek }))).into_response())
 }
@@ -242,7 +242,7 @@ async fn quick(
     SignedIn(player): SignedIn,
     body: Result<Json<QuickRequest>, JsonRejection>,
 ) -> Result<Response, ApiError> {
-    let Json(request) = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
+    let Json(request) = body?;
     match super::quick_pair(&hub, &player, request.minutes, request.increment)? {
         Quick::Paired(seat) => Ok(seat_reply(StatusCode::CREATED, &seat)),
         Quick::Waiting(seek) => Ok(Json(json!({ "waiting": seek })).into_response()),

@@ -161,7 +161,7 @@ async fn next(
     Viewer(viewer): Viewer,
     query: Result<Query<NextQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<PublicPuzzle>, ApiError> {
-    let Query(query) = query.map_err(|e| ApiError(e.status(), e.body_text()))?;
+    let Query(query) = query?;
     let theme = match query.theme.as_deref().filter(|t| !t.is_empty()) {
         None => None,
         Some(name) => Some(Theme::from_name(name).ok_or_else(|| {
@@ -207,7 +207,7 @@ async fn moves(
     body: Result<Json<MovesRequest>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let (puzzle, line) = find(&id)?;
-    let Json(request) = body.map_err(|e| ApiError(e.status(), e.body_text()))?;
+    let Json(request) = body?;
     let step = judge_attempt(line, &request.moves)
         .map_err(|e: AttemptError| ApiError(StatusCode::BAD_REQUEST, e.to_string()))?;
     let solved = match step {
