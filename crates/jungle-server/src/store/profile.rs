@@ -103,7 +103,7 @@ impl Store {
                      OR (?4 = 'draw' AND g.winner IS NULL)
                      OR (?4 = 'win' AND g.winner = {SIDE})
                      OR (?4 = 'loss' AND g.winner IS NOT NULL AND g.winner != {SIDE}))
-             ORDER BY g.finished_at DESC, g.id
+             ORDER BY g.finished_at DESC, g.rowid DESC
              LIMIT ?5 OFFSET ?6"
         );
         let conn = self.conn();
