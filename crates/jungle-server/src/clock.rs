@@ -92,6 +92,13 @@ impl Clock {
         }
     }
 
+    /// Counts the running side's time from `since` (the move that started its clock was played then).
+    pub fn backdate(&mut self, since: Instant) {
+        if let Some((_, started)) = self.running.as_mut() {
+            *started = since;
+        }
+    }
+
     /// Stops the running clock (the game ended), keeping the times shown.
     pub fn stop(&mut self, now: Instant) {
         if let Some((side, _)) = self.running {

@@ -3,6 +3,7 @@
 //! line is fair (see `engine_queue`): short jobs do not wait behind long ones.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use jungle_rules::{Game, Move, Side};
@@ -46,6 +47,8 @@ pub struct Analysis {
 #[derive(Clone, Debug)]
 pub struct EnginePool {
     queue: Arc<EngineQueue>,
+    /// Moves searched for games since the start (several nodes: each game's move is searched by one).
+    moves_searched: Arc<AtomicU64>,
 }
 
 impl EnginePool {
@@ -53,12 +56,18 @@ impl EnginePool {
     pub fn new(threads: usize) -> EnginePool {
         EnginePool {
             queue: EngineQueue::new(threads),
+            moves_searched: Arc::new(AtomicU64::new(0)),
         }
     }
 
     /// Jobs waiting for a thread.
     pub fn waiting(&self) -> usize {
         self.queue.waiting()
+    }
+
+    /// How many game moves this pool has searched since it started.
+    pub fn moves_searched(&self) -> u64 {
+        self.moves_searched.load(Ordering::Relaxed)
     }
 
     /// Runs blocking engine work expected to take `duration` once its turn comes; returns its result and
@@ -82,6 +91,7 @@ impl EnginePool {
         level: u8,
         movetime: Duration,
     ) -> Option<(Move, Instant)> {
+        self.moves_searched.fetch_add(1, Ordering::Relaxed);
         let (found, started) = self
             .run(movetime, move || search::best_move(&game, level, movetime))
             .await?;

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use jungle_rules::{BySide, Game, Outcome, Position, Rules, Side, Termination};
@@ -11,6 +11,8 @@ use rand::Rng;
 use serde::Deserialize;
 
 use crate::clock::Clock;
+use crate::cluster::event::{Change, GameEvent};
+use crate::cluster::{Cluster, ClusterConfig, ClusterError, Outbox};
 use crate::connections::Connections;
 use crate::engine::EnginePool;
 use crate::limits::Limits;
@@ -18,8 +20,9 @@ use crate::presence::Presence;
 use crate::rate::RateLimits;
 use crate::room::{
     ABORTED, Mode, OPENING_PLIES, Rematch, Room, RoomState, engine_turn, parse_side,
+    resume_clock_at,
 };
-use crate::store::{GameRecord, MoveRecord, Store, StoreError, now_ms};
+use crate::store::{EngineJob, GameRecord, MoveRecord, Store, StoreError, now_ms};
 use crate::{side_from_name, side_name};
 
 /// The longest rule option string, FEN or PGN tag value accepted from a browser.
@@ -83,6 +86,8 @@ pub struct Hub {
     /// The origin browsers use to reach the server (`https://jungle.example`), when configured: websockets
     /// from pages of any other origin are refused.
     pub public_origin: Option<String>,
+    /// The other nodes on the same database, once this one joined them (none: a single server).
+    cluster: OnceLock<Arc<Cluster>>,
 }
 
 /// A fresh secret: 128 random bits from the thread's cryptographic generator, as hex.
@@ -124,7 +129,57 @@ impl Hub {
             rates: RateLimits::new(&limits),
             limits,
             public_origin,
+            cluster: OnceLock::new(),
         })
+    }
+
+    /// Joins the other nodes through the broker: from now on the rooms publish their changes and catch up
+    /// with theirs. Called once, before the hub serves anyone.
+    ///
+    /// # Errors
+    /// When the broker cannot be reached, or the hub already joined.
+    pub async fn join_cluster(self: &Arc<Self>, config: &ClusterConfig) -> Result<(), ClusterError> {
+        let cluster = crate::cluster::join(self, config).await?;
+        self.cluster
+            .set(cluster)
+            .map_err(|_| ClusterError::Broker("this node already joined".into()))
+    }
+
+    /// The cluster this node belongs to, if any.
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.get()
+    }
+
+    fn outbox(&self) -> Option<Outbox> {
+        self.cluster().map(|c| c.outbox())
+    }
+
+    /// The room of a game if this node holds it (without loading it).
+    pub fn held_room(&self, id: &str) -> Option<Arc<Room>> {
+        self.rooms().get(id).cloned()
+    }
+
+    /// Another node changed a game: the room here, if this node holds one, catches up.
+    pub fn apply_event(self: &Arc<Self>, event: &GameEvent) {
+        let Some(room) = self.held_room(&event.game) else {
+            return;
+        };
+        match room.catch_up(&self.store, event) {
+            Ok(true) => self.after_change(&room),
+            Ok(false) => {}
+            Err(e) => tracing::error!(game = %room.id, error = %e, "could not catch up with another node"),
+        }
+    }
+
+    /// Reads every room held here again from the database (after the broker was away: events may be lost).
+    pub fn reload_rooms(self: &Arc<Self>) {
+        let rooms: Vec<Arc<Room>> = self.rooms().values().cloned().collect();
+        for room in rooms {
+            match room.reload(&self.store) {
+                Ok(()) => self.after_change(&room),
+                Err(e) => tracing::error!(game = %room.id, error = %e, "could not reload a room"),
+            }
+        }
     }
 
     /// How many rooms are in memory, and their estimated bytes.
@@ -315,11 +370,14 @@ impl Hub {
         client: Option<IpAddr>,
     ) -> Result<Arc<Room>, HubError> {
         self.store.insert_game(&record)?;
-        let room = Arc::new(Room::owned(
-            record.id.clone(),
-            room_state(&record, &[], self.limits.claim_after)?,
-            client,
-        ));
+        let room = Arc::new(
+            Room::owned(
+                record.id.clone(),
+                room_state(&record, &[], self.limits.claim_after)?,
+                client,
+            )
+            .with_outbox(self.outbox()),
+        );
         self.rooms().insert(record.id.clone(), room.clone());
         self.after_change(&room);
         Ok(room)
@@ -399,6 +457,7 @@ impl Hub {
         }
         // Tell the other player.
         room.notify();
+        room.publish_rematch();
         Ok((new.id.clone(), new_seat, token))
     }
 
@@ -492,6 +551,10 @@ impl Hub {
         let moves = self.store.moves(id)?;
         let mut state = room_state(&record, &moves, self.limits.claim_after)?;
         state.correspondence = self.store.correspondence(id)?;
+        if self.cluster().is_some() {
+            // The game went on elsewhere: its clock has been running since its last move.
+            resume_clock_at(&mut state, self.store.last_move_at(id)?);
+        }
         // A game whose last move ended it but whose ending was not written yet (the process died between
         // the two writes): write it now, so it leaves the live list.
         if let (Some(outcome), None) = (state.game.outcome(), &record.result) {
@@ -503,7 +566,7 @@ impl Hub {
             )?;
             state.recorded_outcome = Some(outcome);
         }
-        let room = Arc::new(Room::new(id.to_string(), state));
+        let room = Arc::new(Room::new(id.to_string(), state).with_outbox(self.outbox()));
         // Two loads may race: the first one in wins, so everyone shares one room.
         let room = self.rooms().entry(id.to_string()).or_insert(room).clone();
         // Only finished games can leave memory, so only their loads need a tidy-up (not a restart's).
@@ -538,7 +601,12 @@ impl Hub {
             return Ok(None);
         };
         let token = new_token();
-        self.store.set_token(&room.id, side_name(side), &token)?;
+        if !self.store.take_seat(&room.id, side_name(side), &token)? {
+            // Someone took it on another node first.
+            drop(state);
+            room.reload(&self.store)?;
+            return Ok(None);
+        }
         if side == Side::Blue {
             state.tokens.blue = Some(token.clone());
         } else {
@@ -550,6 +618,7 @@ impl Hub {
         drop(state);
         // Tell the creator that the friend arrived.
         room.notify();
+        room.publish_now(Change::Stored);
         Ok(Some((side, token)))
     }
 
@@ -588,6 +657,11 @@ impl Hub {
             let hub = self.clone();
             let room = room.clone();
             tokio::spawn(async move {
+                let ply = game.moves().len() as u32;
+                if !hub.claim_engine_job(&room, generation, ply).await {
+                    room.engine_stood_down();
+                    return;
+                }
                 let movetime = crate::engine::movetime(level, clock.as_ref(), game.side_to_move());
                 let found = hub.engine.best_move(game, level, movetime).await;
                 let played = match found {
@@ -605,6 +679,7 @@ impl Hub {
                 if !played {
                     room.engine_gave_up();
                 }
+                hub.release_engine_job(&room);
                 hub.after_change(&room);
             });
         }
@@ -626,6 +701,58 @@ impl Hub {
             });
         }
     }
+}
+
+impl Hub {
+    /// Whether this node works out the engine's move at `ply` of a room (asked at `generation`): always on a
+    /// single server; in a cluster, once the database gave this node the job. A node that was not given it
+    /// waits for the holder's lease to run out (its node died: the job is taken over), unless the move
+    /// arrives first — then it returns `false`.
+    async fn claim_engine_job(&self, room: &Room, generation: u64, ply: u32) -> bool {
+        let Some(cluster) = self.cluster() else {
+            return true;
+        };
+        let lease_ms = i64::try_from(cluster.engine_lease.as_millis()).unwrap_or(i64::MAX);
+        loop {
+            let now = now_ms();
+            let lease_until = now.saturating_add(lease_ms);
+            let wait_ms = match self
+                .store
+                .claim_engine_job(&room.id, ply, &cluster.node, now, lease_until)
+            {
+                Ok(EngineJob::Ours) => return true,
+                Ok(EngineJob::HeldUntil(until)) => until.saturating_sub(now).clamp(0, lease_ms),
+                Err(e) => {
+                    tracing::error!(game = %room.id, error = %e, "could not claim the engine's job");
+                    lease_ms
+                }
+            };
+            // A little after the lease ends, so it surely has.
+            tokio::time::sleep(Duration::from_millis(wait_ms.unsigned_abs() + 5)).await;
+            if room.lock().generation != generation {
+                return false;
+            }
+        }
+    }
+
+    /// This node is done with a room's engine job (in a cluster).
+    fn release_engine_job(&self, room: &Room) {
+        if let Some(cluster) = self.cluster()
+            && let Err(e) = self.store.release_engine_job(&room.id, &cluster.node)
+        {
+            // Harmless: the lease runs out by itself.
+            tracing::warn!(game = %room.id, error = %e, "could not release the engine's job");
+        }
+    }
+}
+
+/// The ending a stored game records beyond its moves (a resignation, a flag, an agreement), if any.
+pub(crate) fn stored_outcome(record: &GameRecord) -> Option<Outcome> {
+    let termination = record.termination.as_deref()?.parse::<Termination>().ok()?;
+    Some(Outcome {
+        winner: parse_side(record.winner.as_deref()),
+        termination,
+    })
 }
 
 /// Rebuilds a room from its stored record and moves.
@@ -656,13 +783,10 @@ pub(crate) fn room_state(
         _ => Mode::Import,
     };
     // Endings from outside the board (resignation, time, agreement) are not in the moves: restore them.
-    if let (Some(termination), None) = (record.termination.as_deref(), game.outcome())
-        && let Ok(termination) = termination.parse::<Termination>()
+    if game.outcome().is_none()
+        && let Some(outcome) = stored_outcome(record)
     {
-        game.declare(Outcome {
-            winner: parse_side(record.winner.as_deref()),
-            termination,
-        });
+        game.declare(outcome);
     }
     let aborted = record.termination.as_deref() == Some(ABORTED);
     let clock_history: Vec<BySide<u64>> = moves

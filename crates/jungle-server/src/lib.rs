@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod analysis;
 pub mod assets;
 pub mod clock;
+pub mod cluster;
 pub mod connections;
 pub mod correspondence;
 mod editor;
@@ -33,6 +34,7 @@ use std::sync::Arc;
 use axum::Router;
 use jungle_rules::Side;
 
+pub use cluster::{ClusterConfig, ClusterError};
 pub use engine::EnginePool;
 pub use hub::{Hub, HubError, NewGame};
 pub use limits::Limits;
@@ -65,6 +67,8 @@ pub struct Config {
     pub public_origin: Option<String>,
     /// Serve the front end from this folder, read on every request, instead of the embedded files.
     pub static_dir: Option<PathBuf>,
+    /// Work with other nodes on the same database through a broker (none: a single server).
+    pub cluster: Option<ClusterConfig>,
 }
 
 impl Config {
@@ -77,6 +81,7 @@ impl Config {
             limits: Limits::default(),
             public_origin: None,
             static_dir: None,
+            cluster: None,
         }
     }
 }
@@ -91,6 +96,8 @@ pub enum ServeError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Hub(#[from] HubError),
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
     #[error("cannot listen on {addr}: {source}")]
     Bind {
         addr: SocketAddr,
@@ -121,8 +128,15 @@ impl Server {
             config.limits.clone(),
             config.public_origin.clone(),
         );
-        let resumed = state.resume()?;
-        tracing::info!(db = %config.db.display(), resumed, "games reopened");
+        match &config.cluster {
+            // In a cluster a game's room is opened on the nodes its players and watchers connect to, not
+            // on every node that starts.
+            Some(cluster) => state.join_cluster(cluster).await?,
+            None => {
+                let resumed = state.resume()?;
+                tracing::info!(db = %config.db.display(), resumed, "games reopened");
+            }
+        }
         // Correspondence games whose time ran out while the server was down are decided now.
         correspondence::sweep(&state)?;
         let sweeper = Arc::downgrade(&state);

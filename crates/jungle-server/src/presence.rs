@@ -1,9 +1,14 @@
 //! Who is in a room: how many connections hold each seat, how many watch, and since when a player has had no
-//! connection (so that the opponent may claim the game after a while).
+//! connection (so that the opponent may claim the game after a while). With several server nodes, the other
+//! nodes' connections to the room count too: each node tells the others its own counts (see `cluster`), and
+//! a node's word holds for [`REMOTE_TTL`] unless it is repeated, so a node that died stops vouching for its
+//! players.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use jungle_rules::{BySide, Side};
+use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug)]
 pub struct Presence {
@@ -12,7 +17,32 @@ pub struct Presence {
     /// When each seat's last connection closed; a seat nobody has connected to since the room was loaded
     /// counts as gone since then.
     gone_since: BySide<Option<Instant>>,
+    /// What the other nodes said of their connections to this room, by node.
+    remote: HashMap<String, Remote>,
 }
+
+/// One node's connections to a room: how many hold each seat, how many watch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Headcount {
+    pub blue: usize,
+    pub red: usize,
+    pub spectators: usize,
+}
+
+/// What another node said, and until when each seat counts as connected there (when it said a seat is
+/// empty: the moment it said so).
+#[derive(Clone, Debug)]
+struct Remote {
+    said: Headcount,
+    seated_until: BySide<Instant>,
+}
+
+/// How long another node's word that a player is connected holds without being repeated (nodes repeat it
+/// every `SWEEP_EVERY`, well within this).
+pub const REMOTE_TTL: Duration = Duration::from_secs(90);
+
+/// The most nodes whose word a room keeps (the oldest is forgotten first).
+const MAX_REMOTE_NODES: usize = 64;
 
 impl Presence {
     /// Nobody connected yet, as of `now`.
@@ -21,7 +51,46 @@ impl Presence {
             seated: BySide::new(0, 0),
             spectators: 0,
             gone_since: BySide::new(Some(now), Some(now)),
+            remote: HashMap::new(),
         }
+    }
+
+    /// This node's own connections, as told to the other nodes.
+    pub fn local(&self) -> Headcount {
+        Headcount {
+            blue: self.seated.blue,
+            red: self.seated.red,
+            spectators: self.spectators,
+        }
+    }
+
+    /// Node `node` said at `now` that it has `said` connections to the room.
+    pub fn heard(&mut self, node: &str, said: Headcount, now: Instant) {
+        let previous = self.remote.get(node).map(|r| r.seated_until);
+        let until = |count: usize, before: Option<Instant>| {
+            if count > 0 {
+                now + REMOTE_TTL
+            } else {
+                // Empty from now on (a seat it vouched for until later is gone now).
+                before.map_or(now, |b| b.min(now))
+            }
+        };
+        let seated_until = BySide::new(
+            until(said.blue, previous.map(|p| p.blue)),
+            until(said.red, previous.map(|p| p.red)),
+        );
+        if !self.remote.contains_key(node) && self.remote.len() >= MAX_REMOTE_NODES {
+            let oldest = self
+                .remote
+                .iter()
+                .min_by_key(|(_, r)| r.seated_until.blue.max(r.seated_until.red))
+                .map(|(name, _)| name.clone());
+            if let Some(oldest) = oldest {
+                self.remote.remove(&oldest);
+            }
+        }
+        self.remote
+            .insert(node.to_string(), Remote { said, seated_until });
     }
 
     /// A connection opened, for `seat` or (`None`) to watch.
@@ -48,16 +117,21 @@ impl Presence {
         }
     }
 
-    /// How many connections watch without a seat.
+    /// How many connections watch without a seat, on every node.
     pub fn spectators(&self) -> usize {
-        self.spectators
+        self.spectators + self.remote.values().map(|r| r.said.spectators).sum::<usize>()
     }
 
-    /// How long the player in `side` has had no connection at `now`; `None` while connected.
+    /// How long the player in `side` has had no connection at `now`, on any node; `None` while connected.
     pub fn gone_for(&self, side: Side, now: Instant) -> Option<Duration> {
-        self.gone_since
-            .get(side)
-            .map(|since| now.saturating_duration_since(since))
+        let local = (*self.gone_since.get(side))?;
+        let remote = self.remote.values().map(|r| *r.seated_until.get(side)).max();
+        let since = match remote {
+            Some(until) if until > now => return None,
+            Some(until) => local.max(until),
+            None => local,
+        };
+        Some(now.saturating_duration_since(since))
     }
 }
 
@@ -92,5 +166,44 @@ mod tests {
         presence.leave(None, t1);
         presence.leave(None, t1);
         assert_eq!(presence.spectators(), 0);
+    }
+
+    #[test]
+    fn another_nodes_players_count_until_it_says_they_left_or_stops_saying_anything() {
+        let t0 = Instant::now();
+        let mut presence = Presence::new(t0);
+        let there = Headcount {
+            blue: 1,
+            red: 0,
+            spectators: 2,
+        };
+        presence.heard("b", there, t0);
+        assert_eq!(presence.spectators(), 2);
+        assert_eq!(presence.gone_for(Side::Blue, t0 + Duration::from_secs(10)), None);
+        // Red was never there: gone since the room was loaded.
+        assert_eq!(
+            presence.gone_for(Side::Red, t0 + Duration::from_secs(10)),
+            Some(Duration::from_secs(10))
+        );
+        // Blue left node b at t1.
+        let t1 = t0 + Duration::from_secs(20);
+        presence.heard("b", Headcount::default(), t1);
+        assert_eq!(presence.spectators(), 0);
+        assert_eq!(
+            presence.gone_for(Side::Blue, t1 + Duration::from_secs(5)),
+            Some(Duration::from_secs(5))
+        );
+        // A node that says nothing more (it died) stops vouching after the TTL.
+        let t2 = t1 + Duration::from_secs(100);
+        presence.heard("c", there, t2);
+        assert_eq!(presence.gone_for(Side::Blue, t2 + REMOTE_TTL - Duration::from_secs(1)), None);
+        assert_eq!(
+            presence.gone_for(Side::Blue, t2 + REMOTE_TTL + Duration::from_secs(3)),
+            Some(Duration::from_secs(3))
+        );
+        // A local connection counts whatever the others say.
+        presence.arrive(Some(Side::Red));
+        presence.heard("b", Headcount::default(), t2);
+        assert_eq!(presence.gone_for(Side::Red, t2), None);
     }
 }

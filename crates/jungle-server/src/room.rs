@@ -10,6 +10,8 @@ use jungle_rules::{BySide, Game, GameError, Move, Outcome, Side, Termination};
 use tokio::sync::broadcast;
 
 use crate::clock::Clock;
+use crate::cluster::Outbox;
+use crate::cluster::event::Change;
 use crate::correspondence::Correspondence;
 use crate::presence::Presence;
 use crate::protocol::{
@@ -17,6 +19,10 @@ use crate::protocol::{
 };
 use crate::store::{MoveRecord, Store, StoreError, now_ms};
 use crate::{side_from_name, side_name};
+
+mod remote;
+pub(crate) use remote::resume_clock_at;
+use remote::side_text;
 
 /// Who plays in a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +72,11 @@ pub enum ActionError {
     EngineDeclinesDraw(Side),
     #[error("the game was not saved, try again: {0}")]
     Store(#[from] StoreError),
+    /// Another server node changed the game first: the room was read again and its state sent.
+    #[error("your game was out of date (it changed on another server): here is where it stands now")]
+    OutOfDate,
+    #[error("the game could not be read again: {0}")]
+    Reload(String),
 }
 
 /// Everything a room holds behind its lock.
@@ -172,6 +183,8 @@ pub struct Room {
     pub owner: Option<IpAddr>,
     /// Held while a rematch is made, so that two players asking at once get one game.
     rematch_lock: Mutex<()>,
+    /// Where the room's changes are published to the other nodes (a cluster); `None` on a single server.
+    outbox: Option<Outbox>,
 }
 
 /// The memory a room holds beyond its moves: the state, the channel, the map entry.
@@ -192,7 +205,14 @@ impl Room {
             last_used: Mutex::new(Instant::now()),
             owner,
             rematch_lock: Mutex::new(()),
+            outbox: None,
         }
+    }
+
+    /// The room publishing its changes to `outbox` (a node of a cluster).
+    pub fn with_outbox(mut self, outbox: Option<Outbox>) -> Room {
+        self.outbox = outbox;
+        self
     }
 
     /// Serializes the making of a rematch (taken before the state's lock, never while holding it).
@@ -314,6 +334,16 @@ impl Room {
         self.commit_move(store, &mut state, m)
     }
 
+    /// The engine's job for an earlier position ended without a move (the game moved on, maybe on another
+    /// node): once the game is over, nothing thinks for it any more.
+    pub fn engine_stood_down(&self) {
+        let mut state = self.lock();
+        if state.thinking && state.is_finished() {
+            state.thinking = false;
+            self.broadcast(&state);
+        }
+    }
+
     /// Marks the engine as no longer thinking (it found no move, or failed).
     pub fn engine_gave_up(&self) {
         let mut state = self.lock();
@@ -355,6 +385,12 @@ impl Room {
             // Not saved, so not played: the browser is told and may send it again.
             state.game.undo();
             state.clock = before;
+            if e.is_conflict() {
+                // Another node stored this ply first: this room was behind. Read it again and say so.
+                self.reload_locked(store, state)?;
+                self.broadcast(state);
+                return Err(ActionError::OutOfDate);
+            }
             return Err(e.into());
         }
         if let Some(t) = millis {
@@ -370,6 +406,7 @@ impl Room {
         self.finish_if_over(store, state, now)?;
         state.generation += 1;
         self.broadcast(state);
+        self.publish(state, Change::Stored);
         Ok(())
     }
 
@@ -389,6 +426,7 @@ impl Room {
             self.finish_if_over(store, state, now)?;
             state.generation += 1;
             self.broadcast(state);
+            self.publish(state, Change::Stored);
             return Err(ActionError::Over(outcome));
         }
         Ok(())
@@ -403,7 +441,7 @@ impl Room {
             return Ok(());
         }
         match self.flag_check(store, &mut state) {
-            Err(ActionError::Over(_) | ActionError::Aborted) => Ok(()),
+            Err(ActionError::Over(_) | ActionError::Aborted | ActionError::OutOfDate) => Ok(()),
             other => other,
         }
     }
@@ -450,11 +488,14 @@ impl Room {
         let before = (state.game.clone(), state.clock.clone(), state.draw_offer);
         state.game.declare(outcome);
         if let Err(e) = self.finish_if_over(store, &mut state, Instant::now()) {
-            (state.game, state.clock, state.draw_offer) = before;
+            if !matches!(e, ActionError::OutOfDate) {
+                (state.game, state.clock, state.draw_offer) = before;
+            }
             return Err(e);
         }
         state.generation += 1;
         self.broadcast(&state);
+        self.publish(&state, Change::Stored);
         Ok(())
     }
 
@@ -478,6 +519,7 @@ impl Room {
                     state.draw_offer = Some(seat);
                     state.generation += 1;
                     self.broadcast(&state);
+                    self.publish(&state, Change::DrawOffered(side_text(seat)));
                     false
                 }
             }
@@ -503,6 +545,7 @@ impl Room {
         // The offerer hears of it (the state alone only shows the offer gone).
         let text = format!("{} declines the draw.", side_title(seat));
         let _ = self.updates.send(draw_declined(seat, text).into());
+        self.publish(&state, Change::DrawDeclined(side_text(seat)));
         Ok(())
     }
 
@@ -551,6 +594,7 @@ impl Room {
         state.waiting_since = now;
         state.generation += 1;
         self.broadcast(&state);
+        self.publish(&state, Change::Stored);
         Ok(())
     }
 
@@ -594,6 +638,7 @@ impl Room {
         state.draw_offer = None;
         state.generation += 1;
         self.broadcast(state);
+        self.publish(state, Change::Stored);
         Ok(())
     }
 }
@@ -636,6 +681,7 @@ impl Room {
     fn broadcast_presence(&self, state: &RoomState, seat: Option<Side>) {
         if seat.is_some() || state.presence.spectators() <= SPECTATOR_UPDATES_UP_TO {
             self.broadcast(state);
+            self.publish(state, Change::Attendance);
         }
     }
 

@@ -21,6 +21,8 @@ mod puzzles;
 pub use puzzles::{PuzzleRating, RatedAttempt};
 mod lobby;
 pub use lobby::{LiveGame, Pairing, Taken};
+mod cluster;
+pub use cluster::{EngineJob, TimedMove};
 
 /// The migrations, in order; `PRAGMA user_version` records how many have been applied.
 const MIGRATIONS: &[&str] = &[
@@ -31,6 +33,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0005_ratings.sql"),
     include_str!("../migrations/0006_puzzles.sql"),
     include_str!("../migrations/0007_lobby.sql"),
+    include_str!("../migrations/0008_engine_jobs.sql"),
 ];
 
 /// A storage failure (the database file could not be opened or written, or a statement failed).

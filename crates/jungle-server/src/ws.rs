@@ -152,6 +152,11 @@ pub fn handle(hub: &Arc<Hub>, room: &Arc<Room>, seat: Option<Side>, text: &str) 
         Err(e @ ActionError::EngineDeclinesDraw(engine)) => {
             Some(crate::room::draw_declined(engine, e.to_string()))
         }
+        // The room was read again (another node changed the game first): its timers and engine follow.
+        Err(e @ ActionError::OutOfDate) => {
+            hub.after_change(room);
+            Some(error_json(&e.to_string()))
+        }
         Err(e) => Some(error_json(&e.to_string())),
     }
 }

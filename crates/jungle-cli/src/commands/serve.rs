@@ -32,6 +32,13 @@ pub struct Args {
     /// `crates/jungle-server/static`), read on every request, so an edit needs no rebuild.
     #[arg(long, value_name = "DIR")]
     pub static_dir: Option<PathBuf>,
+    /// Work with other `jungle serve` nodes on the same database through this NATS broker, e.g.
+    /// `nats://127.0.0.1:4222` (any node then serves any game; docs/deployment.md). None: a single server.
+    #[arg(long, value_name = "URL")]
+    pub broker: Option<String>,
+    /// This node's name among the nodes (default: a random one). Only with `--broker`.
+    #[arg(long, value_name = "NAME", requires = "broker")]
+    pub node_id: Option<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -63,6 +70,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             dir.display()
         )));
     }
+    let cluster = match &args.broker {
+        Some(url) if !(url.starts_with("nats://") || url.starts_with("tls://")) => {
+            return Err(bad_input(format!(
+                "--broker \"{url}\" should be like nats://127.0.0.1:4222"
+            )));
+        }
+        Some(url) => {
+            let mut cluster = jungle_server::ClusterConfig::new(url.clone());
+            if let Some(name) = &args.node_id {
+                if name.is_empty()
+                    || name.len() > 64
+                    || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+                {
+                    return Err(bad_input(format!(
+                        "--node-id \"{name}\" should be 1 to 64 letters, digits, '-', '_' or '.'"
+                    )));
+                }
+                cluster.node_id = name.clone();
+            }
+            Some(cluster)
+        }
+        None => None,
+    };
     jungle_server::logging::init(args.log_format);
     let config = jungle_server::Config {
         engine_threads: args
@@ -71,6 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         limits,
         public_origin: args.public_origin.clone(),
         static_dir: args.static_dir.clone(),
+        cluster,
         ..jungle_server::Config::new(addr, args.db.clone())
     };
     jungle_server::run_blocking(&config, |bound| {

@@ -7,6 +7,7 @@ use axum::http::HeaderMap;
 use jungle_rules::Side;
 
 use super::Account;
+use crate::cluster::event::Change;
 use crate::hub::{Hub, HubError, NewGame};
 use crate::room::Room;
 use crate::side_name;
@@ -24,6 +25,7 @@ impl Hub {
             state.generation += 1;
         }
         room.notify();
+        room.publish_now(Change::Stored);
         Ok(())
     }
 

@@ -5,6 +5,7 @@ mod accounts;
 mod adversarial;
 mod analysis;
 mod browser;
+mod cluster;
 mod correspondence;
 mod lobby;
 mod presentation;

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod nats;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

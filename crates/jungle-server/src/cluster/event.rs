@@ -1,0 +1,105 @@
+//! What one node tells the others about a game it changed: a small message on the game's subject. It carries
+//! no moves: a node that holds the game reads what changed from the database (so a missed or late event costs
+//! nothing but a delay), and takes from the event only what lives in memory — a draw offer or its refusal,
+//! the rematch, the sender's connections to the room.
+
+use serde::{Deserialize, Serialize};
+
+use crate::presence::Headcount;
+
+/// The subjects of game events: `jungle.game.ID`.
+pub const SUBJECT_PREFIX: &str = "jungle.game.";
+
+/// Every game's events (what a node subscribes to).
+pub const ALL_GAMES: &str = "jungle.game.*";
+
+/// An event larger than this is not read (a real one is a few hundred bytes).
+pub const MAX_EVENT_BYTES: usize = 4096;
+
+/// A change a node made to a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameEvent {
+    /// The node that made it (a node ignores its own events).
+    pub node: String,
+    pub game: String,
+    pub change: Change,
+    /// The sender's own connections to the room (every event says it).
+    pub attendance: Headcount,
+}
+
+/// What changed. Sides are written `blue`, `red`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Change {
+    /// A move, an ending, a takeback, a seat taken: catch up from the database.
+    Stored,
+    /// The player in this seat offered a draw.
+    DrawOffered(String),
+    /// The player in this seat declined the draw offer: the offerer is told.
+    DrawDeclined(String),
+    /// A player asked for the rematch of the finished game.
+    Rematch(RematchEvent),
+    /// Only who is connected changed.
+    Attendance,
+}
+
+/// A rematch as the event carries it: the new game and the seat tokens kept for its players.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RematchEvent {
+    pub id: String,
+    pub blue_token: Option<String>,
+    pub red_token: Option<String>,
+}
+
+impl GameEvent {
+    /// The subject the event is published on.
+    pub fn subject(&self) -> String {
+        format!("{SUBJECT_PREFIX}{}", self.game)
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    /// Reads an event.
+    ///
+    /// # Errors
+    /// When the payload is too large or not an event.
+    pub fn parse(payload: &[u8]) -> Result<GameEvent, String> {
+        if payload.len() > MAX_EVENT_BYTES {
+            return Err(format!("an event of {} bytes is too large", payload.len()));
+        }
+        serde_json::from_slice(payload).map_err(|e| format!("not a game event: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_event_reads_back_and_bad_payloads_are_refused() {
+        let event = GameEvent {
+            node: "a".into(),
+            game: "abc234".into(),
+            change: Change::Rematch(RematchEvent {
+                id: "xyz".into(),
+                blue_token: Some("t".into()),
+                red_token: None,
+            }),
+            attendance: Headcount {
+                blue: 1,
+                red: 0,
+                spectators: 3,
+            },
+        };
+        assert_eq!(GameEvent::parse(&event.to_bytes()).unwrap(), event);
+        assert_eq!(event.subject(), "jungle.game.abc234");
+        assert!(GameEvent::parse(b"{}").unwrap_err().contains("not a game event"));
+        assert!(
+            GameEvent::parse(&vec![b' '; MAX_EVENT_BYTES + 1])
+                .unwrap_err()
+                .contains("too large")
+        );
+    }
+}

@@ -1,0 +1,156 @@
+//! Several server nodes on one database: any node serves any game.
+//!
+//! Each node holds in memory the rooms its own connections use, so one game may have a room on several
+//! nodes. The database decides everything that must happen once (the unique ply of a move, an ending written
+//! only while the game has none, a seat taken only while free, an engine job claimed with a lease). After a
+//! change, the node that made it publishes a small [`event::GameEvent`] through the broker (NATS); the other
+//! nodes that hold the game catch up from the database and tell their own connections. A node whose room was
+//! out of date when it tried to store a move gets the database's refusal, reloads the room and the player is
+//! told. See docs/deployment.md, "How nodes cooperate".
+
+mod broker;
+pub mod event;
+
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use tokio::sync::{Notify, mpsc};
+
+use crate::hub::Hub;
+use event::GameEvent;
+
+/// How this node joins the others.
+#[derive(Clone, Debug)]
+pub struct ClusterConfig {
+    /// The broker's address, `nats://127.0.0.1:4222`.
+    pub broker: String,
+    /// This node's name (in events, logs and engine-job leases): unique among the nodes.
+    pub node_id: String,
+    /// How long an engine job claimed by a node is its own: another node takes over a job whose node has
+    /// not answered within it (the node died).
+    pub engine_lease: Duration,
+}
+
+impl ClusterConfig {
+    /// A node reaching the broker at `broker`, with a fresh random name and the default lease.
+    pub fn new(broker: impl Into<String>) -> ClusterConfig {
+        ClusterConfig {
+            broker: broker.into(),
+            node_id: format!("node-{}", &crate::hub::new_token()[..8]),
+            engine_lease: DEFAULT_ENGINE_LEASE,
+        }
+    }
+}
+
+/// Long enough for the slowest level's move (2.5 s) and a wait in the engine's line.
+pub const DEFAULT_ENGINE_LEASE: Duration = Duration::from_secs(10);
+
+/// Events waiting to be handed to the broker; past this a change is not published (the others catch up at
+/// the game's next event, or when the broker comes back) rather than holding memory without bound.
+const OUTBOX_CAPACITY: usize = 16_384;
+
+/// Why a node could not join.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    #[error("cannot reach the broker at {url}: {reason}")]
+    Connect { url: String, reason: String },
+    #[error("broker: {0}")]
+    Broker(String),
+}
+
+/// A node's membership: its name, its lease, and the line of events it publishes.
+#[derive(Debug)]
+pub struct Cluster {
+    pub node: String,
+    pub engine_lease: Duration,
+    outbox: Outbox,
+}
+
+/// Where a room hands the events of its changes (they are published in the order handed in).
+#[derive(Clone, Debug)]
+pub struct Outbox {
+    pub node: Arc<str>,
+    events: mpsc::Sender<GameEvent>,
+}
+
+impl Outbox {
+    pub fn send(&self, event: GameEvent) {
+        if let Err(e) = self.events.try_send(event) {
+            tracing::warn!(error = %e, "a game event was not published: the broker's line is full");
+        }
+    }
+}
+
+impl Cluster {
+    pub fn outbox(&self) -> Outbox {
+        self.outbox.clone()
+    }
+}
+
+/// Connects `hub` to the broker and the other nodes: its rooms publish their changes from now on and catch
+/// up with the others'.
+///
+/// # Errors
+/// When the broker cannot be reached or the subscription fails.
+pub async fn join(hub: &Arc<Hub>, config: &ClusterConfig) -> Result<Arc<Cluster>, ClusterError> {
+    let reconnected = Arc::new(Notify::new());
+    let client = broker::connect(&config.broker, &config.node_id, reconnected.clone()).await?;
+    let mut subscriber = client
+        .subscribe(event::ALL_GAMES)
+        .await
+        .map_err(|e| ClusterError::Broker(e.to_string()))?;
+    // The subscription is in place before the node serves anyone: no event of its games is missed.
+    client
+        .flush()
+        .await
+        .map_err(|e| ClusterError::Broker(e.to_string()))?;
+    let (events, mut outgoing) = mpsc::channel::<GameEvent>(OUTBOX_CAPACITY);
+    let publisher = client.clone();
+    tokio::spawn(async move {
+        while let Some(event) = outgoing.recv().await {
+            if let Err(e) = publisher
+                .publish(event.subject(), event.to_bytes().into())
+                .await
+            {
+                tracing::warn!(game = %event.game, error = %e, "a game event was not published");
+            }
+        }
+    });
+    let node = config.node_id.clone();
+    let listener_hub = Arc::downgrade(hub);
+    tokio::spawn(async move {
+        while let Some(message) = subscriber.next().await {
+            let Some(hub) = listener_hub.upgrade() else {
+                break;
+            };
+            match GameEvent::parse(&message.payload) {
+                Ok(event) if event.node == node => {}
+                Ok(event) => hub.apply_event(&event),
+                Err(e) => tracing::warn!(subject = %message.subject, error = %e, "ignored a message"),
+            }
+        }
+    });
+    tokio::spawn(reload_after_reconnections(Arc::downgrade(hub), reconnected));
+    let cluster = Arc::new(Cluster {
+        node: config.node_id.clone(),
+        engine_lease: config.engine_lease,
+        outbox: Outbox {
+            node: config.node_id.as_str().into(),
+            events,
+        },
+    });
+    tracing::info!(node = %config.node_id, broker = %config.broker, "joined the cluster");
+    Ok(cluster)
+}
+
+/// Events may have been missed while the broker was away: every room held is reloaded from the database.
+async fn reload_after_reconnections(hub: Weak<Hub>, reconnected: Arc<Notify>) {
+    loop {
+        reconnected.notified().await;
+        let Some(hub) = hub.upgrade() else {
+            break;
+        };
+        hub.reload_rooms();
+    }
+}

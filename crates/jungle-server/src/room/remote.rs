@@ -1,0 +1,258 @@
+//! A room when several nodes hold the same game (see `cluster`): the events this room publishes after its
+//! changes, and how it catches up with the changes of the others — from the database, which every node
+//! writes and which decides what happened first.
+
+use std::time::{Duration, Instant};
+
+use jungle_rules::{BySide, Side};
+
+use super::{ActionError, OPENING_PLIES, Rematch, Room, RoomState, draw_declined, side_title};
+use crate::cluster::event::{Change, GameEvent, RematchEvent};
+use crate::hub::{HubError, room_state, stored_outcome};
+use crate::store::{GameRecord, Store, TimedMove, now_ms};
+use crate::{side_from_name, side_name};
+
+impl Room {
+    /// Tells the other nodes of a change (called with the lock held, so events leave in the order of the
+    /// changes). Nothing without a cluster.
+    pub(super) fn publish(&self, state: &RoomState, change: Change) {
+        let Some(outbox) = &self.outbox else {
+            return;
+        };
+        outbox.send(GameEvent {
+            node: outbox.node.to_string(),
+            game: self.id.clone(),
+            change,
+            attendance: state.presence.local(),
+        });
+    }
+
+    /// Tells the other nodes of a change made outside the room's own actions (a seat taken, a rematch).
+    pub fn publish_now(&self, change: Change) {
+        let state = self.lock();
+        self.publish(&state, change);
+    }
+
+    /// Tells the other nodes of a rematch.
+    pub fn publish_rematch(&self) {
+        let state = self.lock();
+        if let Some(rematch) = &state.rematch {
+            let change = Change::Rematch(RematchEvent {
+                id: rematch.id.clone(),
+                blue_token: rematch.tokens.blue.clone(),
+                red_token: rematch.tokens.red.clone(),
+            });
+            self.publish(&state, change);
+        }
+    }
+
+    /// Another node changed this game: catches up (from the database when something was stored), then tells
+    /// this node's connections. Returns whether the game itself changed (so its timers and engine are set
+    /// again).
+    ///
+    /// # Errors
+    /// When the database cannot be read (the room is unchanged) or the stored game no longer replays.
+    pub fn catch_up(&self, store: &Store, event: &GameEvent) -> Result<bool, HubError> {
+        let mut state = self.lock();
+        state
+            .presence
+            .heard(&event.node, event.attendance, Instant::now());
+        let mut changed = false;
+        match &event.change {
+            Change::Stored => changed = self.catch_up_from_store(store, &mut state)?,
+            Change::DrawOffered(side) if !state.is_finished() => {
+                state.draw_offer = side_from_name(side);
+            }
+            Change::DrawDeclined(side) => {
+                if let Some(by) = side_from_name(side) {
+                    state.draw_offer = None;
+                    let text = format!("{} declines the draw.", side_title(by));
+                    let _ = self.updates.send(draw_declined(by, text).into());
+                }
+            }
+            Change::Rematch(rematch) => {
+                state.rematch = Some(Rematch {
+                    id: rematch.id.clone(),
+                    tokens: BySide::new(rematch.blue_token.clone(), rematch.red_token.clone()),
+                });
+            }
+            Change::DrawOffered(_) | Change::Attendance => {}
+        }
+        self.broadcast(&state);
+        Ok(changed)
+    }
+
+    /// Reads the room again from the database, keeping what only memory holds (who is connected, a draw
+    /// offer, a rematch), and tells this node's connections. For a room that may have missed events (the
+    /// broker was away) or was refused a write because another node got there first.
+    ///
+    /// # Errors
+    /// When the database cannot be read (the room is unchanged) or the stored game no longer replays.
+    pub fn reload(&self, store: &Store) -> Result<(), HubError> {
+        let mut state = self.lock();
+        self.reload_locked(store, &mut state)?;
+        self.broadcast(&state);
+        Ok(())
+    }
+
+    pub(super) fn reload_locked(
+        &self,
+        store: &Store,
+        state: &mut RoomState,
+    ) -> Result<(), HubError> {
+        let Some(record) = store.game(&self.id)? else {
+            return Ok(());
+        };
+        let moves = store.moves(&self.id)?;
+        let mut fresh = room_state(&record, &moves, state.claim_after)?;
+        fresh.correspondence = store.correspondence(&self.id)?;
+        resume_clock_at(&mut fresh, store.last_move_at(&self.id)?);
+        if !fresh.is_finished() {
+            fresh.draw_offer = state.draw_offer;
+        }
+        fresh.presence = state.presence.clone();
+        fresh.rematch = state.rematch.take();
+        fresh.generation = state.generation + 1;
+        *state = fresh;
+        Ok(())
+    }
+
+    /// Catches up with what another node stored: the moves after this room's last one, the ending, the seats.
+    /// Returns whether anything changed.
+    fn catch_up_from_store(&self, store: &Store, state: &mut RoomState) -> Result<bool, HubError> {
+        let Some(record) = store.game(&self.id)? else {
+            return Ok(false);
+        };
+        let plies = state.game.moves().len();
+        // From this room's last move, to see that the stored game still goes through it (a takeback made
+        // elsewhere replaces it).
+        let from = plies.saturating_sub(1);
+        let tail = store.moves_since(&self.id, from as u32)?;
+        let ours = state.game.moves().last().map(ToString::to_string);
+        let continues = match tail.first() {
+            _ if plies == 0 => true,
+            Some(first) => first.record.ply as usize == from && Some(&first.record.mv) == ours.as_ref(),
+            None => false,
+        };
+        let ended_here_only = state.is_finished() && record.result.is_none();
+        if !continues || ended_here_only {
+            self.reload_locked(store, state)?;
+            return Ok(true);
+        }
+        let new = &tail[if plies == 0 { 0 } else { 1 }..];
+        let mut changed = !new.is_empty();
+        for played in new {
+            let mover = state.game.side_to_move();
+            if state.game.play_text(&played.record.mv).is_err() {
+                // Not a continuation after all: start again from the stored game.
+                self.reload_locked(store, state)?;
+                return Ok(true);
+            }
+            if let (Some(blue), Some(red)) = (played.record.blue_ms, played.record.red_ms) {
+                state.clock_history.push(BySide::new(blue, red));
+            }
+            if state.draw_offer == Some(mover.opponent()) {
+                state.draw_offer = None;
+            }
+        }
+        if let Some(last) = new.last() {
+            restart_clock(state, last);
+            state.waiting_since = Instant::now();
+            if state.correspondence.is_some() {
+                state.correspondence = store.correspondence(&self.id)?;
+            }
+        }
+        changed |= take_seats(state, &record);
+        changed |= take_ending(state, &record);
+        if changed {
+            state.thinking = false;
+            state.generation += 1;
+        }
+        Ok(changed)
+    }
+}
+
+/// Takes the seats and names another node stored; whether any changed.
+fn take_seats(state: &mut RoomState, record: &GameRecord) -> bool {
+    let tokens = BySide::new(record.blue_token.clone(), record.red_token.clone());
+    let names = BySide::new(record.blue_name.clone(), record.red_name.clone());
+    let changed = Side::ALL
+        .iter()
+        .any(|&s| tokens.get(s) != state.tokens.get(s) || names.get(s) != state.names.get(s));
+    if changed {
+        state.tokens = tokens;
+        state.names = names;
+        // A seat taken: the wait for the first moves starts again, as on the node that seated the player.
+        state.waiting_since = Instant::now();
+    }
+    changed
+}
+
+/// Takes the ending another node stored (a resignation, a flag, an agreement, an abort); whether there was a
+/// new one.
+fn take_ending(state: &mut RoomState, record: &GameRecord) -> bool {
+    if record.result.is_none() || state.recorded_outcome.is_some() || state.aborted {
+        return false;
+    }
+    if record.termination.as_deref() == Some(super::ABORTED) {
+        state.aborted = true;
+    } else if state.game.outcome().is_none()
+        && let Some(outcome) = stored_outcome(record)
+    {
+        state.game.declare(outcome);
+    }
+    state.recorded_outcome = state.game.outcome();
+    if let Some(clock) = state.clock.as_mut() {
+        clock.stop(Instant::now());
+    }
+    state.draw_offer = None;
+    true
+}
+
+/// Sets the clocks from the last stored move: its times, and the side to move's clock running since the
+/// move was played (on whichever node).
+fn restart_clock(state: &mut RoomState, last: &TimedMove) {
+    let (Some(blue), Some(red)) = (last.record.blue_ms, last.record.red_ms) else {
+        return;
+    };
+    let begun = state.game.moves().len() >= OPENING_PLIES && !state.is_finished();
+    let to_move = begun.then(|| state.game.side_to_move());
+    if let Some(clock) = state.clock.as_mut() {
+        clock.set(
+            BySide::new(Duration::from_millis(blue), Duration::from_millis(red)),
+            to_move,
+            instant_of(last.played_at),
+        );
+    }
+}
+
+/// A room loaded on a node of a cluster: the game went on elsewhere, so the running clock has been running
+/// since the last move was played (`played_at`, Unix ms), not since the load (as after a restart of a single
+/// server, when the time the server was down is not held against anyone).
+pub(crate) fn resume_clock_at(state: &mut RoomState, played_at: Option<i64>) {
+    let (Some(played_at), Some(clock)) = (played_at, state.clock.as_mut()) else {
+        return;
+    };
+    clock.backdate(instant_of(played_at));
+}
+
+/// The instant of a Unix time in milliseconds (clamped to now: a clock a little ahead on another node
+/// charges nobody in advance).
+fn instant_of(unix_ms: i64) -> Instant {
+    let ago = Duration::from_millis(u64::try_from(now_ms() - unix_ms).unwrap_or(0));
+    Instant::now().checked_sub(ago).unwrap_or_else(Instant::now)
+}
+
+impl From<HubError> for ActionError {
+    fn from(e: HubError) -> ActionError {
+        match e {
+            HubError::Store(e) => ActionError::Store(e),
+            other => ActionError::Reload(other.to_string()),
+        }
+    }
+}
+
+/// The side name an event writes.
+pub(super) fn side_text(side: Side) -> String {
+    side_name(side).to_string()
+}

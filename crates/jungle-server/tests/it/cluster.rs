@@ -1,0 +1,282 @@
+//! Several server nodes on one database, joined by the broker (NATS): moves, endings, seats and draw offers
+//! made on one node reach the connections of another; what must happen once happens once (a ply, an engine
+//! reply, a flag), whichever node tries; a node that was cut off from the broker catches up.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use jungle_rules::Side;
+use jungle_server::room::ActionError;
+use jungle_server::store::now_ms;
+use jungle_server::{ClusterConfig, Config, EnginePool, Hub, Limits, NewGame, Server, Store};
+
+use crate::support::nats::{PrivateNats, broker_url};
+use crate::support::{Client, PATIENCE, TestServer, create, legal, start_config, temp_dir, visit};
+
+/// The database all the nodes of a test share.
+fn shared_database(name: &str) -> PathBuf {
+    temp_dir(&format!("cluster-{name}")).join("games.db")
+}
+
+fn node_config(db: &Path, broker: &str, engine_lease: Duration, limits: Limits) -> Config {
+    let mut cluster = ClusterConfig::new(broker);
+    cluster.engine_lease = engine_lease;
+    Config {
+        engine_threads: 1,
+        limits,
+        cluster: Some(cluster),
+        ..Config::new("127.0.0.1:0".parse().unwrap(), db.to_path_buf())
+    }
+}
+
+/// A node on `db` joined to the broker at `broker`.
+async fn node(db: &Path, broker: &str) -> TestServer {
+    start_config(&node_config(db, broker, Duration::from_secs(10), Limits::default())).await
+}
+
+/// Waits (bounded) until `done` holds.
+async fn eventually(what: &str, done: impl Fn() -> bool) {
+    let give_up = tokio::time::Instant::now() + PATIENCE;
+    while !done() {
+        assert!(tokio::time::Instant::now() < give_up, "never: {what}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_on_different_nodes_play_a_game_to_the_end() {
+    let db = shared_database("play");
+    let a = node(&db, &broker_url()).await;
+    let b = node(&db, &broker_url()).await;
+    let (id, blue_cookie) = create(
+        a.addr,
+        r#"{"opponent":"friend","side":"blue","minutes":10}"#,
+    )
+    .await;
+    // The friend takes the free seat through the other node.
+    let red_cookie = visit(b.addr, &id).await.expect("node B seats the friend");
+    let mut blue = Client::connect(a.addr, &id, Some(&blue_cookie)).await;
+    let mut red = Client::connect(b.addr, &id, Some(&red_cookie)).await;
+    let mut watcher = Client::connect(b.addr, &id, None).await;
+    // Node A heard of the seat, of Red's connection and of the watcher on node B.
+    let seen = blue
+        .wait_for(|s| s["seats_taken"]["red"] == true && s["spectators"] == 1)
+        .await;
+    assert!(seen["away"]["red"].is_null(), "Red is connected, on node B");
+
+    let mut played = Vec::new();
+    for ply in 0..12u64 {
+        let (mover, other) = if ply % 2 == 0 {
+            (&mut blue, &mut red)
+        } else {
+            (&mut red, &mut blue)
+        };
+        let state = mover.wait_for_ply(ply).await;
+        let mv = legal(&state)[0].clone();
+        mover.send_move(&mv).await;
+        let seen = other.wait_for_ply(ply + 1).await;
+        assert_eq!(seen["moves"][ply as usize], mv.as_str());
+        watcher.wait_for_ply(ply + 1).await;
+        played.push(mv);
+    }
+    // The clocks agree across the nodes: each was set from the same stored move (Red's last, so Red's
+    // clock stands still).
+    let on_b = red.wait_for_ply(12).await;
+    assert_eq!(
+        blue.state["clock"]["red_ms"], on_b["clock"]["red_ms"],
+        "Red's time after Red's last move"
+    );
+
+    // What only memory holds crosses too: a draw offer, and its refusal.
+    blue.send_text(r#"{"type":"offer_draw"}"#).await;
+    red.wait_for(|s| s["draw_offer"] == "blue").await;
+    red.send_text(r#"{"type":"decline_draw"}"#).await;
+    assert_eq!(blue.next_of("notice").await["event"], "draw_declined");
+    blue.wait_for(|s| s["draw_offer"].is_null()).await;
+
+    red.send_text(r#"{"type":"resign"}"#).await;
+    for client in [&mut blue, &mut red, &mut watcher] {
+        let end = client.wait_for(|s| !s["outcome"].is_null()).await;
+        assert_eq!(end["outcome"]["reason"], "resignation");
+        assert_eq!(end["outcome"]["winner"], "blue");
+    }
+    let stored = a.state.store.moves(&id).unwrap();
+    let stored: Vec<&str> = stored.iter().map(|m| m.mv.as_str()).collect();
+    assert_eq!(stored, played);
+    let record = a.state.store.game(&id).unwrap().unwrap();
+    assert_eq!(record.result.as_deref(), Some("1-0"));
+}
+
+#[tokio::test]
+async fn of_two_nodes_storing_the_same_ply_one_stores_it_and_the_other_reloads() {
+    let db = shared_database("race");
+    // Two nodes that never hear of each other (no broker): node B is surely out of date when it moves.
+    let a = Hub::new(Store::open(&db).unwrap(), EnginePool::new(1));
+    let b = Hub::new(Store::open(&db).unwrap(), EnginePool::new(1));
+    let request = NewGame {
+        opponent: "friend".into(),
+        side: Some("blue".into()),
+        ..NewGame::default()
+    };
+    let (room_a, _, _) = a.create(&request, None).unwrap();
+    let room_b = b.room(&room_a.id).unwrap().unwrap();
+    let choices: Vec<String> = room_a
+        .lock()
+        .game
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    room_a.play(&a.store, Some(Side::Blue), &choices[0]).unwrap();
+    let refused = room_b
+        .play(&b.store, Some(Side::Blue), &choices[1])
+        .unwrap_err();
+    assert!(matches!(refused, ActionError::OutOfDate), "{refused}");
+    assert!(refused.to_string().contains("out of date"));
+    // Exactly one move stored for the ply, and node B now shows it.
+    let stored = a.store.moves(&room_a.id).unwrap();
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0].mv, choices[0]);
+    assert_eq!(room_b.snapshot().moves, [choices[0].clone()]);
+    // Node B plays on from there.
+    let reply = room_b.lock().game.legal_moves()[0].to_string();
+    room_b.play(&b.store, Some(Side::Red), &reply).unwrap();
+    assert_eq!(b.store.moves(&room_a.id).unwrap().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_game_whose_player_is_on_another_node_gets_one_engine_reply() {
+    let db = shared_database("engine");
+    let a = node(&db, &broker_url()).await;
+    let b = node(&db, &broker_url()).await;
+    let (id, cookie) = create(a.addr, r#"{"opponent":"engine","level":1,"side":"blue"}"#).await;
+    // The player is on node B; node A, which made the game, holds its room too.
+    let mut me = Client::connect(b.addr, &id, Some(&cookie)).await;
+    me.send_move("a3a4").await;
+    me.wait_for_ply(2).await;
+    let room_a = a.state.held_room(&id).expect("node A holds the game");
+    eventually("node A sees the engine's reply", || {
+        room_a.lock().game.moves().len() == 2
+    })
+    .await;
+    assert_eq!(
+        a.state.engine.moves_searched() + b.state.engine.moves_searched(),
+        1,
+        "one node searched the reply"
+    );
+    assert_eq!(a.state.store.moves(&id).unwrap().len(), 2);
+    // The game goes on: the next reply too.
+    let mv = legal(&me.state)[0].clone();
+    me.send_move(&mv).await;
+    me.wait_for_ply(4).await;
+    assert_eq!(
+        a.state.engine.moves_searched() + b.state.engine.moves_searched(),
+        2
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_job_whose_node_died_is_taken_over_after_its_lease() {
+    let db = shared_database("lease");
+    let config = node_config(
+        &db,
+        &broker_url(),
+        Duration::from_millis(300),
+        Limits::default(),
+    );
+    let a = start_config(&config).await;
+    let (id, cookie) = create(a.addr, r#"{"opponent":"engine","level":1,"side":"blue"}"#).await;
+    let mut me = Client::connect(a.addr, &id, Some(&cookie)).await;
+    // A node claims the engine's reply to the coming move, then dies: it never answers.
+    let now = now_ms();
+    a.state
+        .store
+        .claim_engine_job(&id, 1, "a-node-that-died", now, now + 500)
+        .unwrap();
+    me.send_move("a3a4").await;
+    // Node A waits out the dead node's lease, then plays the reply itself.
+    let state = me.wait_for_ply(2).await;
+    assert!(state["outcome"].is_null());
+    assert_eq!(a.state.engine.moves_searched(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_is_decided_once_whichever_nodes_notice_it() {
+    let db = shared_database("flag");
+    let limits = Limits {
+        min_clock: Duration::from_secs(1),
+        ..Limits::default()
+    };
+    let lease = Duration::from_secs(10);
+    let a = start_config(&node_config(&db, &broker_url(), lease, limits.clone())).await;
+    let b = start_config(&node_config(&db, &broker_url(), lease, limits)).await;
+    // 1.2 s a side: both nodes hold the room and both set a timer for Blue's flag.
+    let (id, blue_cookie) = create(
+        a.addr,
+        r#"{"opponent":"friend","side":"blue","minutes":0.02}"#,
+    )
+    .await;
+    let red_cookie = visit(b.addr, &id).await.unwrap();
+    let mut blue = Client::connect(a.addr, &id, Some(&blue_cookie)).await;
+    let mut red = Client::connect(b.addr, &id, Some(&red_cookie)).await;
+    for ply in 0..2u64 {
+        let mover = if ply == 0 { &mut blue } else { &mut red };
+        let state = mover.wait_for_ply(ply).await;
+        let mv = legal(&state)[0].clone();
+        mover.send_move(&mv).await;
+        mover.wait_for_ply(ply + 1).await;
+    }
+    // Blue does not move: the clock runs out.
+    for client in [&mut blue, &mut red] {
+        let end = client.wait_for(|s| !s["outcome"].is_null()).await;
+        assert_eq!(end["outcome"]["reason"], "time forfeit");
+        assert_eq!(end["outcome"]["winner"], "red");
+    }
+    let record = a.state.store.game(&id).unwrap().unwrap();
+    assert_eq!(record.result.as_deref(), Some("0-1"));
+    assert_eq!(a.state.store.moves(&id).unwrap().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nodes_cut_off_from_the_broker_reload_their_rooms_when_it_returns() {
+    let db = shared_database("reconnect");
+    let mut nats = PrivateNats::start();
+    let a = node(&db, &nats.url()).await;
+    let b = node(&db, &nats.url()).await;
+    let (id, blue_cookie) = create(a.addr, r#"{"opponent":"friend","side":"blue"}"#).await;
+    let red_cookie = visit(b.addr, &id).await.unwrap();
+    let mut blue = Client::connect(a.addr, &id, Some(&blue_cookie)).await;
+    let mut red = Client::connect(b.addr, &id, Some(&red_cookie)).await;
+    blue.wait_for(|s| s["seats_taken"]["red"] == true).await;
+
+    nats.stop();
+    // While the broker is away, a move is stored that no event will ever announce (a node without a broker).
+    let elsewhere = Hub::new(Store::open(&db).unwrap(), EnginePool::new(1));
+    let room = elsewhere.room(&id).unwrap().unwrap();
+    let mv = legal(&blue.state)[0].clone();
+    room.play(&elsewhere.store, Some(Side::Blue), &mv).unwrap();
+    nats.resume();
+
+    // Both nodes reload what they hold once they are back, and their players see the move.
+    assert_eq!(red.wait_for_ply(1).await["moves"][0], mv.as_str());
+    assert_eq!(blue.wait_for_ply(1).await["moves"][0], mv.as_str());
+}
+
+#[tokio::test]
+async fn a_node_whose_broker_cannot_be_reached_does_not_start() {
+    let db = shared_database("no-broker");
+    // Nothing listens on port 1.
+    let config = node_config(
+        &db,
+        "nats://127.0.0.1:1",
+        Duration::from_secs(10),
+        Limits::default(),
+    );
+    let refused = Server::bind(&config).await.unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("cannot reach the broker at nats://127.0.0.1:1"),
+        "{refused}"
+    );
+}
