@@ -2,8 +2,7 @@
 //! the moment each was played (to catch up with another node), a seat taken only while it is free, and the
 //! engine's jobs, each claimed by one node at a time with a lease.
 
-use rusqlite::{OptionalExtension, params};
-
+use super::db::params;
 use super::{MoveRecord, Store, StoreError};
 
 /// A stored move and when it was played (Unix ms).
@@ -41,36 +40,35 @@ impl StoreError {
 impl Store {
     /// The moves of a game from `from_ply` on, in order, with when each was played.
     pub fn moves_since(&self, id: &str, from_ply: u32) -> Result<Vec<TimedMove>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(
-            "SELECT ply, mv, blue_ms, red_ms, played_at FROM moves WHERE game_id = ?1 AND ply >= ?2
-             ORDER BY ply",
-        )?;
-        let rows = stmt.query_map(params![id, from_ply], |r| {
-            Ok(TimedMove {
-                record: MoveRecord {
-                    ply: r.get(0)?,
-                    mv: r.get(1)?,
-                    blue_ms: r.get(2)?,
-                    red_ms: r.get(3)?,
+        self.with(|conn| {
+            conn.query_map(
+                "SELECT ply, mv, blue_ms, red_ms, played_at FROM moves WHERE game_id = ?1 AND ply >= ?2
+                 ORDER BY ply",
+                params![id, from_ply],
+                |r| {
+                    Ok(TimedMove {
+                        record: MoveRecord {
+                            ply: r.get(0)?,
+                            mv: r.get(1)?,
+                            blue_ms: r.get(2)?,
+                            red_ms: r.get(3)?,
+                        },
+                        played_at: r.get(4)?,
+                    })
                 },
-                played_at: r.get(4)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            )
+        })
     }
 
     /// When a game's last move was played (Unix ms); `None` before the first.
     pub fn last_move_at(&self, id: &str) -> Result<Option<i64>, StoreError> {
-        let conn = self.conn();
-        let at = conn
-            .query_row(
+        self.with(|conn| {
+            conn.query_opt(
                 "SELECT played_at FROM moves WHERE game_id = ?1 ORDER BY ply DESC LIMIT 1",
                 params![id],
                 |r| r.get(0),
             )
-            .optional()?;
-        Ok(at)
+        })
     }
 
     /// Gives `token` the seat `side_name` of a game if nobody has it yet; whether it did (another node may
@@ -81,7 +79,7 @@ impl Store {
         } else {
             "UPDATE games SET red_token = ?2 WHERE id = ?1 AND red_token IS NULL"
         };
-        Ok(self.conn().execute(sql, params![id, token])? == 1)
+        self.with(|conn| Ok(conn.execute(sql, params![id, token])? == 1))
     }
 
     /// Claims the engine's job in a game — its move at `ply` — for `node` from `now` until `lease_until`
@@ -95,35 +93,36 @@ impl Store {
         now: i64,
         lease_until: i64,
     ) -> Result<EngineJob, StoreError> {
-        let conn = self.conn();
-        let claimed = conn.execute(
-            "INSERT INTO engine_jobs (game_id, ply, node, lease_until) VALUES (?1, ?2, ?3, ?5)
-             ON CONFLICT (game_id) DO UPDATE
-                SET ply = excluded.ply, node = excluded.node, lease_until = excluded.lease_until
-                WHERE engine_jobs.node = excluded.node OR engine_jobs.ply < excluded.ply
-                    OR engine_jobs.lease_until <= ?4",
-            params![id, ply, node, now, lease_until],
-        )?;
-        if claimed == 1 {
-            return Ok(EngineJob::Ours);
-        }
-        let until: Option<i64> = conn
-            .query_row(
+        self.with(|conn| {
+            let claimed = conn.execute(
+                "INSERT INTO engine_jobs (game_id, ply, node, lease_until) VALUES (?1, ?2, ?3, ?5)
+                 ON CONFLICT (game_id) DO UPDATE
+                    SET ply = excluded.ply, node = excluded.node, lease_until = excluded.lease_until
+                    WHERE engine_jobs.node = excluded.node OR engine_jobs.ply < excluded.ply
+                        OR engine_jobs.lease_until <= ?4",
+                params![id, ply, node, now, lease_until],
+            )?;
+            if claimed == 1 {
+                return Ok(EngineJob::Ours);
+            }
+            let until: Option<i64> = conn.query_opt(
                 "SELECT lease_until FROM engine_jobs WHERE game_id = ?1",
                 params![id],
                 |r| r.get(0),
-            )
-            .optional()?;
-        // Gone between the two statements (its node finished it): try again at once.
-        Ok(EngineJob::HeldUntil(until.unwrap_or(now)))
+            )?;
+            // Gone between the two statements (its node finished it): try again at once.
+            Ok(EngineJob::HeldUntil(until.unwrap_or(now)))
+        })
     }
 
     /// `node` is done with a game's engine job (its move is stored, or it gave up).
     pub fn release_engine_job(&self, id: &str, node: &str) -> Result<(), StoreError> {
-        self.conn().execute(
-            "DELETE FROM engine_jobs WHERE game_id = ?1 AND node = ?2",
-            params![id, node],
-        )?;
-        Ok(())
+        self.with(|conn| {
+            conn.execute(
+                "DELETE FROM engine_jobs WHERE game_id = ?1 AND node = ?2",
+                params![id, node],
+            )?;
+            Ok(())
+        })
     }
 }
