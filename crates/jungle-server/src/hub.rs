@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
 use jungle_rules::{BySide, Game, Outcome, Position, Rules, Side, Termination};
@@ -19,7 +19,7 @@ use crate::limits::Limits;
 use crate::presence::Presence;
 use crate::rate::RateLimits;
 use crate::room::{
-    ABORTED, Mode, OPENING_PLIES, Rematch, Room, RoomState, engine_turn, parse_side,
+    ABORTED, ActionError, Mode, OPENING_PLIES, Rematch, Room, RoomState, engine_turn, parse_side,
     resume_clock_at,
 };
 use crate::store::{EngineJob, GameRecord, MoveRecord, Store, StoreError, now_ms};
@@ -88,6 +88,8 @@ pub struct Hub {
     pub public_origin: Option<String>,
     /// The other nodes on the same database, once this one joined them (none: a single server).
     cluster: OnceLock<Arc<Cluster>>,
+    /// The hub itself, for the work a room opened in a cluster starts (see [`Hub::room`]).
+    me: Weak<Hub>,
 }
 
 /// A fresh secret: 128 random bits from the thread's cryptographic generator, as hex.
@@ -121,7 +123,8 @@ impl Hub {
         limits: Limits,
         public_origin: Option<String>,
     ) -> Arc<Hub> {
-        Arc::new(Hub {
+        Arc::new_cyclic(|me| Hub {
+            me: me.clone(),
             store,
             rooms: Mutex::new(HashMap::new()),
             engine,
@@ -138,7 +141,10 @@ impl Hub {
     ///
     /// # Errors
     /// When the broker cannot be reached, or the hub already joined.
-    pub async fn join_cluster(self: &Arc<Self>, config: &ClusterConfig) -> Result<(), ClusterError> {
+    pub async fn join_cluster(
+        self: &Arc<Self>,
+        config: &ClusterConfig,
+    ) -> Result<(), ClusterError> {
         let cluster = crate::cluster::join(self, config).await?;
         self.cluster
             .set(cluster)
@@ -167,7 +173,28 @@ impl Hub {
         match room.catch_up(&self.store, event) {
             Ok(true) => self.after_change(&room),
             Ok(false) => {}
-            Err(e) => tracing::error!(game = %room.id, error = %e, "could not catch up with another node"),
+            Err(e) => {
+                tracing::error!(game = %room.id, error = %e, "could not catch up with another node")
+            }
+        }
+    }
+
+    /// Repeats to the other nodes who is connected here to each room with a player connected (another node's
+    /// word that a player is connected holds only for `presence::REMOTE_TTL`, so a node that died stops
+    /// vouching for its players). Run every `SWEEP_EVERY`; nothing on a single server.
+    pub fn announce_attendance(&self) {
+        if self.cluster().is_none() {
+            return;
+        }
+        let rooms: Vec<Arc<Room>> = self.rooms().values().cloned().collect();
+        for room in rooms {
+            let seated = {
+                let local = room.lock().presence.local();
+                local.blue + local.red > 0
+            };
+            if seated {
+                room.publish_now(Change::Attendance);
+            }
         }
     }
 
@@ -566,9 +593,23 @@ impl Hub {
             )?;
             state.recorded_outcome = Some(outcome);
         }
-        let room = Arc::new(Room::new(id.to_string(), state).with_outbox(self.outbox()));
+        let loaded = Arc::new(Room::new(id.to_string(), state).with_outbox(self.outbox()));
         // Two loads may race: the first one in wins, so everyone shares one room.
-        let room = self.rooms().entry(id.to_string()).or_insert(room).clone();
+        let room = self
+            .rooms()
+            .entry(id.to_string())
+            .or_insert(loaded.clone())
+            .clone();
+        if Arc::ptr_eq(&room, &loaded)
+            && self.cluster().is_some()
+            && let Some(hub) = self.me.upgrade()
+        {
+            // Another node's change stored while this one was reading found no room here to catch up: catch
+            // up now. Then the room's clock timers and engine start here too (a game opened on this node
+            // after its node died goes on).
+            room.refresh(&self.store)?;
+            hub.after_change(&room);
+        }
         // Only finished games can leave memory, so only their loads need a tidy-up (not a restart's).
         if room.is_idle() {
             self.tidy(false);
@@ -668,6 +709,8 @@ impl Hub {
                     Some((m, started)) => {
                         match room.play_engine_move(&hub.store, generation, m, started) {
                             Ok(()) => true,
+                            // Another node played first: the room was read again.
+                            Err(ActionError::OutOfDate) => false,
                             Err(e) => {
                                 tracing::error!(game = %room.id, error = %e, "the engine's move was not played");
                                 false
@@ -716,10 +759,13 @@ impl Hub {
         loop {
             let now = now_ms();
             let lease_until = now.saturating_add(lease_ms);
-            let wait_ms = match self
-                .store
-                .claim_engine_job(&room.id, ply, &cluster.node, now, lease_until)
-            {
+            let wait_ms = match self.store.claim_engine_job(
+                &room.id,
+                ply,
+                &cluster.node,
+                now,
+                lease_until,
+            ) {
                 Ok(EngineJob::Ours) => return true,
                 Ok(EngineJob::HeldUntil(until)) => until.saturating_sub(now).clamp(0, lease_ms),
                 Err(e) => {

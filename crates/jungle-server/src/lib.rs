@@ -146,6 +146,7 @@ impl Server {
                 every.tick().await;
                 let Some(hub) = sweeper.upgrade() else { break };
                 hub.tidy(false);
+                hub.announce_attendance();
                 hub.rates.forget_idle();
                 lobby::sweep(&hub);
             }

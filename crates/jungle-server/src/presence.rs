@@ -38,7 +38,7 @@ struct Remote {
 }
 
 /// How long another node's word that a player is connected holds without being repeated (nodes repeat it
-/// every `SWEEP_EVERY`, well within this).
+/// every `SWEEP_EVERY`, 30 s, well within this: `Hub::announce_attendance`).
 pub const REMOTE_TTL: Duration = Duration::from_secs(90);
 
 /// The most nodes whose word a room keeps (the oldest is forgotten first).
@@ -119,13 +119,22 @@ impl Presence {
 
     /// How many connections watch without a seat, on every node.
     pub fn spectators(&self) -> usize {
-        self.spectators + self.remote.values().map(|r| r.said.spectators).sum::<usize>()
+        self.spectators
+            + self
+                .remote
+                .values()
+                .map(|r| r.said.spectators)
+                .sum::<usize>()
     }
 
     /// How long the player in `side` has had no connection at `now`, on any node; `None` while connected.
     pub fn gone_for(&self, side: Side, now: Instant) -> Option<Duration> {
         let local = (*self.gone_since.get(side))?;
-        let remote = self.remote.values().map(|r| *r.seated_until.get(side)).max();
+        let remote = self
+            .remote
+            .values()
+            .map(|r| *r.seated_until.get(side))
+            .max();
         let since = match remote {
             Some(until) if until > now => return None,
             Some(until) => local.max(until),
@@ -179,7 +188,10 @@ mod tests {
         };
         presence.heard("b", there, t0);
         assert_eq!(presence.spectators(), 2);
-        assert_eq!(presence.gone_for(Side::Blue, t0 + Duration::from_secs(10)), None);
+        assert_eq!(
+            presence.gone_for(Side::Blue, t0 + Duration::from_secs(10)),
+            None
+        );
         // Red was never there: gone since the room was loaded.
         assert_eq!(
             presence.gone_for(Side::Red, t0 + Duration::from_secs(10)),
@@ -196,7 +208,10 @@ mod tests {
         // A node that says nothing more (it died) stops vouching after the TTL.
         let t2 = t1 + Duration::from_secs(100);
         presence.heard("c", there, t2);
-        assert_eq!(presence.gone_for(Side::Blue, t2 + REMOTE_TTL - Duration::from_secs(1)), None);
+        assert_eq!(
+            presence.gone_for(Side::Blue, t2 + REMOTE_TTL - Duration::from_secs(1)),
+            None
+        );
         assert_eq!(
             presence.gone_for(Side::Blue, t2 + REMOTE_TTL + Duration::from_secs(3)),
             Some(Duration::from_secs(3))

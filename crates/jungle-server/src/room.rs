@@ -73,7 +73,9 @@ pub enum ActionError {
     #[error("the game was not saved, try again: {0}")]
     Store(#[from] StoreError),
     /// Another server node changed the game first: the room was read again and its state sent.
-    #[error("your game was out of date (it changed on another server): here is where it stands now")]
+    #[error(
+        "your game was out of date (it changed on another server): here is where it stands now"
+    )]
     OutOfDate,
     #[error("the game could not be read again: {0}")]
     Reload(String),

@@ -81,7 +81,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if let Some(name) = &args.node_id {
                 if name.is_empty()
                     || name.len() > 64
-                    || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+                    || !name
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
                 {
                     return Err(bad_input(format!(
                         "--node-id \"{name}\" should be 1 to 64 letters, digits, '-', '_' or '.'"

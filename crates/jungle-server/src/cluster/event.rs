@@ -95,7 +95,11 @@ mod tests {
         };
         assert_eq!(GameEvent::parse(&event.to_bytes()).unwrap(), event);
         assert_eq!(event.subject(), "jungle.game.abc234");
-        assert!(GameEvent::parse(b"{}").unwrap_err().contains("not a game event"));
+        assert!(
+            GameEvent::parse(b"{}")
+                .unwrap_err()
+                .contains("not a game event")
+        );
         assert!(
             GameEvent::parse(&vec![b' '; MAX_EVENT_BYTES + 1])
                 .unwrap_err()

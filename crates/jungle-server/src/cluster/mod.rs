@@ -127,7 +127,9 @@ pub async fn join(hub: &Arc<Hub>, config: &ClusterConfig) -> Result<Arc<Cluster>
             match GameEvent::parse(&message.payload) {
                 Ok(event) if event.node == node => {}
                 Ok(event) => hub.apply_event(&event),
-                Err(e) => tracing::warn!(subject = %message.subject, error = %e, "ignored a message"),
+                Err(e) => {
+                    tracing::warn!(subject = %message.subject, error = %e, "ignored a message")
+                }
             }
         }
     });

@@ -82,6 +82,19 @@ impl Room {
         Ok(changed)
     }
 
+    /// Catches up with whatever was stored since the room was read (a node that opened the room just as
+    /// another stored a change found no room to deliver that change's event to).
+    ///
+    /// # Errors
+    /// When the database cannot be read (the room is unchanged) or the stored game no longer replays.
+    pub fn refresh(&self, store: &Store) -> Result<(), HubError> {
+        let mut state = self.lock();
+        if self.catch_up_from_store(store, &mut state)? {
+            self.broadcast(&state);
+        }
+        Ok(())
+    }
+
     /// Reads the room again from the database, keeping what only memory holds (who is connected, a draw
     /// offer, a rematch), and tells this node's connections. For a room that may have missed events (the
     /// broker was away) or was refused a write because another node got there first.
@@ -131,7 +144,9 @@ impl Room {
         let ours = state.game.moves().last().map(ToString::to_string);
         let continues = match tail.first() {
             _ if plies == 0 => true,
-            Some(first) => first.record.ply as usize == from && Some(&first.record.mv) == ours.as_ref(),
+            Some(first) => {
+                first.record.ply as usize == from && Some(&first.record.mv) == ours.as_ref()
+            }
             None => false,
         };
         let ended_here_only = state.is_finished() && record.result.is_none();

@@ -11,7 +11,9 @@ use jungle_server::store::now_ms;
 use jungle_server::{ClusterConfig, Config, EnginePool, Hub, Limits, NewGame, Server, Store};
 
 use crate::support::nats::{PrivateNats, broker_url};
-use crate::support::{Client, PATIENCE, TestServer, create, legal, start_config, temp_dir, visit};
+use crate::support::{
+    Client, IsolatedServer, PATIENCE, TestServer, create, legal, start_config, temp_dir, visit,
+};
 
 /// The database all the nodes of a test share.
 fn shared_database(name: &str) -> PathBuf {
@@ -31,7 +33,13 @@ fn node_config(db: &Path, broker: &str, engine_lease: Duration, limits: Limits) 
 
 /// A node on `db` joined to the broker at `broker`.
 async fn node(db: &Path, broker: &str) -> TestServer {
-    start_config(&node_config(db, broker, Duration::from_secs(10), Limits::default())).await
+    start_config(&node_config(
+        db,
+        broker,
+        Duration::from_secs(10),
+        Limits::default(),
+    ))
+    .await
 }
 
 /// Waits (bounded) until `done` holds.
@@ -127,7 +135,9 @@ async fn of_two_nodes_storing_the_same_ply_one_stores_it_and_the_other_reloads()
         .iter()
         .map(|m| m.to_string())
         .collect();
-    room_a.play(&a.store, Some(Side::Blue), &choices[0]).unwrap();
+    room_a
+        .play(&a.store, Some(Side::Blue), &choices[0])
+        .unwrap();
     let refused = room_b
         .play(&b.store, Some(Side::Blue), &choices[1])
         .unwrap_err();
@@ -176,28 +186,36 @@ async fn an_engine_game_whose_player_is_on_another_node_gets_one_engine_reply() 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_engine_job_whose_node_died_is_taken_over_after_its_lease() {
+async fn an_engine_job_whose_node_died_is_taken_over_by_a_node_the_player_reconnects_to() {
     let db = shared_database("lease");
     let config = node_config(
         &db,
         &broker_url(),
-        Duration::from_millis(300),
+        Duration::from_millis(500),
         Limits::default(),
     );
-    let a = start_config(&config).await;
+    // Node A runs on its own runtime, so killing it stops everything it was doing, as `kill -9` would.
+    let a = IsolatedServer::start_config(&config);
+    let b = start_config(&config).await;
     let (id, cookie) = create(a.addr, r#"{"opponent":"engine","level":1,"side":"blue"}"#).await;
     let mut me = Client::connect(a.addr, &id, Some(&cookie)).await;
-    // A node claims the engine's reply to the coming move, then dies: it never answers.
+    // A third node claims the engine's reply to the coming move and dies: it never answers. Node A waits
+    // for its lease to end, and dies too.
     let now = now_ms();
     a.state
         .store
-        .claim_engine_job(&id, 1, "a-node-that-died", now, now + 500)
+        .claim_engine_job(&id, 1, "a-node-that-died", now, now + 1000)
         .unwrap();
     me.send_move("a3a4").await;
-    // Node A waits out the dead node's lease, then plays the reply itself.
+    me.wait_for_ply(1).await;
+    a.kill();
+    drop(me);
+    // The player comes back through node B, which opens the game, waits out node A's lease and answers.
+    let mut me = Client::connect(b.addr, &id, Some(&cookie)).await;
     let state = me.wait_for_ply(2).await;
     assert!(state["outcome"].is_null());
-    assert_eq!(a.state.engine.moves_searched(), 1);
+    assert_eq!(b.state.engine.moves_searched(), 1);
+    assert_eq!(b.state.store.moves(&id).unwrap().len(), 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -368,19 +368,22 @@ pub struct IsolatedServer {
 
 impl IsolatedServer {
     pub fn start(db: PathBuf) -> IsolatedServer {
+        IsolatedServer::start_config(&Config {
+            engine_threads: 2,
+            ..Config::new("127.0.0.1:0".parse().unwrap(), db)
+        })
+    }
+
+    pub fn start_config(config: &Config) -> IsolatedServer {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
             .unwrap();
-        let config = Config {
-            engine_threads: 2,
-            ..Config::new("127.0.0.1:0".parse().unwrap(), db)
-        };
         let server = std::thread::scope(|s| {
             s.spawn(|| {
                 runtime
-                    .block_on(Server::bind(&config))
+                    .block_on(Server::bind(config))
                     .expect("server starts")
             })
             .join()
