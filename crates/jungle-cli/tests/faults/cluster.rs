@@ -126,6 +126,13 @@ impl Drop for Cluster {
             .arg(&self.dir)
             .stdin(Stdio::null())
             .status();
+        // `stop` asked the script to end (it cleans up after itself); it is killed if it does not.
+        for _ in 0..100 {
+            if !matches!(self.script.try_wait(), Ok(None)) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
         let _ = self.script.kill();
         let _ = self.script.wait();
         let _ = std::fs::remove_dir_all(&self.dir);
