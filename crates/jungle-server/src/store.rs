@@ -1,12 +1,13 @@
-//! SQLite storage: every game and every move is written as it happens, so a restarted server loses nothing.
+//! Storage: every game and every move is written as it happens, so a restarted server loses nothing.
 //!
-//! One connection behind a mutex: each write is a single small statement (WAL journal), far quicker than the
-//! network round trip that caused it, so a pool would buy nothing.
+//! Every method is written once, as SQL over the backend-neutral interface of [`db`]; the backend is SQLite
+//! (one file, the default) or PostgreSQL (several servers on one database).
 
 use std::path::Path;
-use std::sync::Mutex;
 
-use rusqlite::{Connection, OptionalExtension, params};
+pub mod db;
+mod sqlite;
+use db::{Conn, Database, params};
 
 mod accounts;
 pub use accounts::{AccountKey, Credentials, MAX_SESSIONS_PER_ACCOUNT, name_key};
@@ -22,18 +23,8 @@ pub use puzzles::{PuzzleRating, RatedAttempt};
 mod lobby;
 pub use lobby::{LiveGame, Pairing, Taken};
 
-/// The migrations, in order; `PRAGMA user_version` records how many have been applied.
-const MIGRATIONS: &[&str] = &[
-    include_str!("../migrations/0001_games_and_moves.sql"),
-    include_str!("../migrations/0002_damaged_games.sql"),
-    include_str!("../migrations/0003_accounts.sql"),
-    include_str!("../migrations/0004_game_accounts.sql"),
-    include_str!("../migrations/0005_ratings.sql"),
-    include_str!("../migrations/0006_puzzles.sql"),
-    include_str!("../migrations/0007_lobby.sql"),
-];
-
-/// A storage failure (the database file could not be opened or written, or a statement failed).
+/// A storage failure (the database could not be opened or written, a statement failed, or a stored value is
+/// not what the schema means).
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("database: {0}")]
@@ -43,6 +34,13 @@ pub enum StoreError {
          file's permissions, its folder and the disk)"
     )]
     ReadOnly,
+    /// A stored value that cannot be what the schema means (a hand-edited database), or a column read as
+    /// the wrong type.
+    #[error("database: unexpected stored value: {0}")]
+    Value(String),
+    /// The backend answered without running the work it was given (a backend's bug, never expected).
+    #[error("database: the backend did not run the statement")]
+    NotRun,
 }
 
 /// A game's fixed facts, as stored when it was created (plus seat tokens filled in as seats are taken).
@@ -113,7 +111,7 @@ pub enum GameList {
 
 #[derive(Debug)]
 pub struct Store {
-    conn: Mutex<Connection>,
+    db: Box<dyn Database>,
 }
 
 pub fn now_ms() -> i64 {
@@ -142,12 +140,12 @@ macro_rules! summary_query {
 }
 
 impl Store {
-    /// Opens (creating if needed) the database file and applies any migrations it lacks.
+    /// Opens (creating if needed) the SQLite database file and applies any migrations it lacks.
     ///
     /// # Errors
     /// When the file cannot be opened or a migration fails.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
-        Store::from_connection(Connection::open(path)?)
+        Ok(Store::on(sqlite::Sqlite::open(path)?))
     }
 
     /// A private in-memory database (for tests).
@@ -155,38 +153,50 @@ impl Store {
     /// # Errors
     /// When a migration fails.
     pub fn in_memory() -> Result<Store, StoreError> {
-        Store::from_connection(Connection::open_in_memory()?)
+        Ok(Store::on(sqlite::Sqlite::in_memory()?))
     }
 
-    fn from_connection(mut conn: Connection) -> Result<Store, StoreError> {
-        // WAL + NORMAL: a committed move survives a crash of the process (the OS has it); only a power cut
-        // can lose the last moves. busy_timeout lets a second process (e.g. an inspection) share the file.
-        conn.pragma_update(None, "journal_mode", "WAL")?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        if conn.is_readonly(rusqlite::MAIN_DB)? {
-            return Err(StoreError::ReadOnly);
-        }
-        let applied: usize = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
-        for (i, sql) in MIGRATIONS.iter().enumerate().skip(applied) {
-            let tx = conn.transaction()?;
-            tx.execute_batch(sql)?;
-            tx.pragma_update(None, "user_version", i + 1)?;
-            tx.commit()?;
-        }
-        Ok(Store {
-            conn: Mutex::new(conn),
-        })
+    fn on(db: impl Database + 'static) -> Store {
+        Store { db: Box::new(db) }
     }
 
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
-        // A panic while holding the lock cannot leave a half-written statement (SQLite is transactional).
-        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    /// Runs `work` on one connection, each statement committed on its own.
+    fn with<R, E: From<StoreError>>(
+        &self,
+        work: impl FnOnce(&dyn Conn) -> Result<R, E>,
+    ) -> Result<R, E> {
+        let mut work = Some(work);
+        let mut answer = None;
+        self.db.with_conn(&mut |conn| {
+            if let Some(work) = work.take() {
+                answer = Some(work(conn));
+            }
+            Ok(())
+        })?;
+        answer.unwrap_or_else(|| Err(StoreError::NotRun.into()))
+    }
+
+    /// Runs `work` in one transaction: committed when it succeeds, rolled back when it fails.
+    fn transaction<R, E: From<StoreError>>(
+        &self,
+        work: impl FnOnce(&dyn Conn) -> Result<R, E>,
+    ) -> Result<R, E> {
+        let mut work = Some(work);
+        let mut answer = None;
+        self.db.transaction(&mut |conn| {
+            let Some(work) = work.take() else {
+                return Ok(false);
+            };
+            let result = work(conn);
+            let commit = result.is_ok();
+            answer = Some(result);
+            Ok(commit)
+        })?;
+        answer.unwrap_or_else(|| Err(StoreError::NotRun.into()))
     }
 
     pub fn insert_game(&self, g: &GameRecord) -> Result<(), StoreError> {
-        insert_game_on(&self.conn(), g)
+        self.with(|conn| insert_game_on(conn, g))
     }
 
     /// Records who took a free seat.
@@ -196,48 +206,33 @@ impl Store {
         } else {
             "UPDATE games SET red_token = ?2 WHERE id = ?1"
         };
-        self.conn().execute(sql, params![id, token])?;
+        self.with(|conn| conn.execute(sql, params![id, token]))?;
         Ok(())
     }
 
     pub fn insert_move(&self, id: &str, m: &MoveRecord) -> Result<(), StoreError> {
-        // The hottest statement: prepared once per connection, not per move.
-        self.conn()
-            .prepare_cached(
-                "INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?
-            .execute(params![id, m.ply, m.mv, m.blue_ms, m.red_ms, now_ms()])?;
-        Ok(())
+        self.with(|conn| insert_move_on(conn, id, m))
     }
 
     /// Inserts many moves in one transaction (PGN import).
     pub fn insert_moves(&self, id: &str, moves: &[MoveRecord]) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        for m in moves {
-            tx.execute(
-                "INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![id, m.ply, m.mv, m.blue_ms, m.red_ms, now_ms()],
-            )?;
-        }
-        tx.commit()?;
-        Ok(())
+        self.transaction(|tx| moves.iter().try_for_each(|m| insert_move_on(tx, id, m)))
     }
 
     /// Removes the moves from `ply` on (a takeback) and clears any recorded ending.
     pub fn truncate_moves(&self, id: &str, ply: u32) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        tx.execute(
-            "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-            params![id, ply],
-        )?;
-        tx.execute(
-            "UPDATE games SET result = NULL, winner = NULL, termination = NULL, finished_at = NULL WHERE id = ?1",
-            params![id],
-        )?;
-        tx.commit()?;
-        Ok(())
+        self.transaction(|tx| {
+            tx.execute(
+                "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+                params![id, ply],
+            )?;
+            tx.execute(
+                "UPDATE games SET result = NULL, winner = NULL, termination = NULL, finished_at = NULL
+                 WHERE id = ?1",
+                params![id],
+            )?;
+            Ok(())
+        })
     }
 
     /// Stores a game's ending — the one place results are written — and, for a rated game, moves both
@@ -250,21 +245,19 @@ impl Store {
         termination: &str,
     ) -> Result<(), StoreError> {
         let now = now_ms();
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        tx.execute(
-            "UPDATE games SET result = ?2, winner = ?3, termination = ?4, finished_at = ?5 WHERE id = ?1",
-            params![id, result, winner, termination, now],
-        )?;
-        ratings::settle_on(&tx, id, result, winner, now)?;
-        tx.commit()?;
-        Ok(())
+        self.transaction(|tx| {
+            tx.execute(
+                "UPDATE games SET result = ?2, winner = ?3, termination = ?4, finished_at = ?5 WHERE id = ?1",
+                params![id, result, winner, termination, now],
+            )?;
+            ratings::settle_on(tx, id, result, winner, now)?;
+            Ok(())
+        })
     }
 
     pub fn game(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
-        let conn = self.conn();
-        let record = conn
-            .query_row(
+        self.with(|conn| {
+            conn.query_opt(
                 "SELECT id, created_at, mode, rules, start_fen, engine_level, engine_side, blue_token, red_token,
                     blue_name, red_name, clock_initial_ms, clock_increment_ms, result, winner, termination
                  FROM games WHERE id = ?1",
@@ -290,62 +283,63 @@ impl Store {
                     })
                 },
             )
-            .optional()?;
-        Ok(record)
+        })
     }
 
     pub fn moves(&self, id: &str) -> Result<Vec<MoveRecord>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(
-            "SELECT ply, mv, blue_ms, red_ms FROM moves WHERE game_id = ?1 ORDER BY ply",
-        )?;
-        let rows = stmt.query_map(params![id], |r| {
-            Ok(MoveRecord {
-                ply: r.get(0)?,
-                mv: r.get(1)?,
-                blue_ms: r.get(2)?,
-                red_ms: r.get(3)?,
-            })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.with(|conn| {
+            conn.query_map(
+                "SELECT ply, mv, blue_ms, red_ms FROM moves WHERE game_id = ?1 ORDER BY ply",
+                params![id],
+                |r| {
+                    Ok(MoveRecord {
+                        ply: r.get(0)?,
+                        mv: r.get(1)?,
+                        blue_ms: r.get(2)?,
+                        red_ms: r.get(3)?,
+                    })
+                },
+            )
+        })
     }
 
     /// Marks a game whose record no longer replays: it leaves the live list and is not reopened.
     pub fn mark_damaged(&self, id: &str, reason: &str) -> Result<(), StoreError> {
-        self.conn().execute(
-            "UPDATE games SET damaged = ?2 WHERE id = ?1",
-            params![id, reason],
-        )?;
+        self.with(|conn| {
+            conn.execute(
+                "UPDATE games SET damaged = ?2 WHERE id = ?1",
+                params![id, reason],
+            )
+        })?;
         Ok(())
     }
 
     /// Why a game is damaged, if it is.
     pub fn damaged(&self, id: &str) -> Result<Option<String>, StoreError> {
-        let conn = self.conn();
-        let reason = conn
-            .query_row(
+        let reason = self.with(|conn| {
+            conn.query_opt(
                 "SELECT damaged FROM games WHERE id = ?1",
                 params![id],
-                |r| r.get::<_, Option<String>>(0),
+                |r| r.get::<Option<String>>(0),
             )
-            .optional()?;
+        })?;
         Ok(reason.flatten())
     }
 
     /// The ids of the games still in progress (to reopen their rooms after a restart).
     pub fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare(
-            "SELECT id FROM games WHERE finished_at IS NULL AND damaged IS NULL AND mode != 'import'
-             ORDER BY created_at",
-        )?;
-        let rows = stmt.query_map([], |r| r.get(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.with(|conn| {
+            conn.query_map(
+                "SELECT id FROM games WHERE finished_at IS NULL AND damaged IS NULL AND mode != 'import'
+                 ORDER BY created_at",
+                params![],
+                |r| r.get(0),
+            )
+        })
     }
 
     /// The newest games of a list of the home page.
     pub fn list(&self, which: GameList, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
-        let conn = self.conn();
         let sql = match which {
             GameList::Live => summary_query!(
                 "g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL)",
@@ -354,42 +348,42 @@ impl Store {
             ),
             GameList::Finished => summary_query!(
                 "g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL)",
-                "WHERE g.finished_at IS NOT NULL AND g.termination IS NOT 'aborted' AND g.mode != 'import'
+                "WHERE g.finished_at IS NOT NULL AND g.termination IS DISTINCT FROM 'aborted'
+                    AND g.mode != 'import'
                  ORDER BY g.finished_at DESC"
             ),
-            GameList::Imported => summary_query!(
-                "0",
-                "WHERE g.mode = 'import' ORDER BY g.created_at DESC"
-            ),
+            GameList::Imported => {
+                summary_query!("0", "WHERE g.mode = 'import' ORDER BY g.created_at DESC")
+            }
         };
-        let mut stmt = conn.prepare_cached(sql)?;
-        let rows = stmt.query_map(params![limit], |r| {
-            Ok(GameSummary {
-                id: r.get(0)?,
-                mode: r.get(1)?,
-                rules: r.get(2)?,
-                engine_level: r.get(3)?,
-                engine_side: r.get(4)?,
-                blue_name: r.get(5)?,
-                red_name: r.get(6)?,
-                plies: r.get(7)?,
-                result: r.get(8)?,
-                termination: r.get(9)?,
-                created_at: r.get(10)?,
-                open_seat: r.get(11)?,
-                finished_at: r.get(12)?,
-                clock_initial_ms: r.get(13)?,
-                clock_increment_ms: r.get(14)?,
-                blue_ms: r.get(15)?,
-                red_ms: r.get(16)?,
+        self.with(|conn| {
+            conn.query_map(sql, params![limit], |r| {
+                Ok(GameSummary {
+                    id: r.get(0)?,
+                    mode: r.get(1)?,
+                    rules: r.get(2)?,
+                    engine_level: r.get(3)?,
+                    engine_side: r.get(4)?,
+                    blue_name: r.get(5)?,
+                    red_name: r.get(6)?,
+                    plies: r.get(7)?,
+                    result: r.get(8)?,
+                    termination: r.get(9)?,
+                    created_at: r.get(10)?,
+                    open_seat: r.get(11)?,
+                    finished_at: r.get(12)?,
+                    clock_initial_ms: r.get(13)?,
+                    clock_increment_ms: r.get(14)?,
+                    blue_ms: r.get(15)?,
+                    red_ms: r.get(16)?,
+                })
             })
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        })
     }
 }
 
 /// Inserts a game row through `conn` (a connection, or a transaction that writes more with it).
-fn insert_game_on(conn: &Connection, g: &GameRecord) -> Result<(), StoreError> {
+fn insert_game_on(conn: &dyn Conn, g: &GameRecord) -> Result<(), StoreError> {
     conn.execute(
         "INSERT INTO games (id, created_at, mode, rules, start_fen, engine_level, engine_side, blue_token,
             red_token, blue_name, red_name, clock_initial_ms, clock_increment_ms, result, winner, termination)
@@ -412,6 +406,15 @@ fn insert_game_on(conn: &Connection, g: &GameRecord) -> Result<(), StoreError> {
             g.winner,
             g.termination
         ],
+    )?;
+    Ok(())
+}
+
+/// Inserts one move; the key (game, ply) refuses a second move at the same ply.
+fn insert_move_on(conn: &dyn Conn, id: &str, m: &MoveRecord) -> Result<(), StoreError> {
+    conn.execute(
+        "INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![id, m.ply, m.mv, m.blue_ms, m.red_ms, now_ms()],
     )?;
     Ok(())
 }
@@ -511,14 +514,6 @@ mod tests {
         }
         let store = Store::open(&path).unwrap();
         assert!(store.game("g1").unwrap().is_some());
-        drop(store);
-        // A file the process may not write is refused at once, with a clear message (root ignores file
-        // permissions, so the connection itself is opened read-only here).
-        let read_only =
-            Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
-        let refused = Store::from_connection(read_only).unwrap_err();
-        assert!(matches!(refused, StoreError::ReadOnly), "{refused}");
-        assert!(refused.to_string().contains("read-only"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

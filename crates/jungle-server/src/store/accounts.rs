@@ -1,7 +1,6 @@
 //! The accounts' storage: users (name, name key, argon2id hash) and their sessions (by token hash).
 
-use rusqlite::{OptionalExtension, params};
-
+use super::db::{Row, params};
 use super::{Store, StoreError};
 use crate::accounts::Account;
 
@@ -22,7 +21,7 @@ pub fn name_key(name: &str) -> String {
     name.to_ascii_lowercase()
 }
 
-fn account_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
+fn account_row(r: &Row) -> Result<Account, StoreError> {
     Ok(Account {
         id: r.get(0)?,
         name: r.get(1)?,
@@ -32,25 +31,23 @@ fn account_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
 impl Store {
     /// The account a name belongs to, whatever its case.
     pub fn account_by_name(&self, name: &str) -> Result<Option<Account>, StoreError> {
-        Ok(self
-            .conn()
-            .query_row(
+        self.with(|conn| {
+            conn.query_opt(
                 "SELECT id, name FROM users WHERE name_key = ?1",
                 params![name_key(name)],
                 account_row,
             )
-            .optional()?)
+        })
     }
 
     pub fn account_by_id(&self, id: i64) -> Result<Option<Account>, StoreError> {
-        Ok(self
-            .conn()
-            .query_row(
+        self.with(|conn| {
+            conn.query_opt(
                 "SELECT id, name FROM users WHERE id = ?1",
                 params![id],
                 account_row,
             )
-            .optional()?)
+        })
     }
 
     /// Makes an account; `None` when the name (in any case) is taken.
@@ -59,56 +56,55 @@ impl Store {
         name: &str,
         password_hash: &str,
     ) -> Result<Option<Account>, StoreError> {
-        let conn = self.conn();
-        let inserted = conn.execute(
-            "INSERT INTO users (name, name_key, password_hash, created_at) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT(name_key) DO NOTHING",
-            params![name, name_key(name), password_hash, super::now_ms()],
-        )?;
-        Ok((inserted == 1).then(|| Account {
-            id: conn.last_insert_rowid(),
+        let id = self.with(|conn| {
+            conn.query_opt(
+                "INSERT INTO users (name, name_key, password_hash, created_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (name_key) DO NOTHING RETURNING id",
+                params![name, name_key(name), password_hash, super::now_ms()],
+                |r| r.get(0),
+            )
+        })?;
+        Ok(id.map(|id| Account {
+            id,
             name: name.to_string(),
         }))
     }
 
     /// An account's password hash, by name (any case) or by id.
     pub fn credentials(&self, by: AccountKey<'_>) -> Result<Option<Credentials>, StoreError> {
-        let conn = self.conn();
-        let read = |r: &rusqlite::Row<'_>| {
+        let read = |r: &Row| {
             Ok(Credentials {
                 account: account_row(r)?,
                 password_hash: r.get(2)?,
             })
         };
-        let found = match by {
-            AccountKey::Name(name) => conn.query_row(
+        self.with(|conn| match by {
+            AccountKey::Name(name) => conn.query_opt(
                 "SELECT id, name, password_hash FROM users WHERE name_key = ?1",
                 params![name_key(name)],
                 read,
             ),
-            AccountKey::Id(id) => conn.query_row(
+            AccountKey::Id(id) => conn.query_opt(
                 "SELECT id, name, password_hash FROM users WHERE id = ?1",
                 params![id],
                 read,
             ),
-        };
-        Ok(found.optional()?)
+        })
     }
 
     /// Replaces an account's password hash and ends every session of the account, in one transaction.
     pub fn set_password(&self, account_id: i64, password_hash: &str) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        tx.execute(
-            "UPDATE users SET password_hash = ?2 WHERE id = ?1",
-            params![account_id, password_hash],
-        )?;
-        tx.execute(
-            "DELETE FROM sessions WHERE user_id = ?1",
-            params![account_id],
-        )?;
-        tx.commit()?;
-        Ok(())
+        self.transaction(|tx| {
+            tx.execute(
+                "UPDATE users SET password_hash = ?2 WHERE id = ?1",
+                params![account_id, password_hash],
+            )?;
+            tx.execute(
+                "DELETE FROM sessions WHERE user_id = ?1",
+                params![account_id],
+            )?;
+            Ok(())
+        })
     }
 
     /// Records a new session; drops expired sessions (of everyone) and the account's oldest beyond
@@ -120,41 +116,42 @@ impl Store {
         expires_at: i64,
     ) -> Result<(), StoreError> {
         let now = super::now_ms();
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        tx.execute("DELETE FROM sessions WHERE expires_at <= ?1", params![now])?;
-        tx.execute(
-            "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)",
-            params![token_hash, account_id, now, expires_at],
-        )?;
-        tx.execute(
-            "DELETE FROM sessions WHERE user_id = ?1 AND token_hash NOT IN
-                (SELECT token_hash FROM sessions WHERE user_id = ?1 ORDER BY created_at DESC, rowid DESC
-                 LIMIT ?2)",
-            params![account_id, MAX_SESSIONS_PER_ACCOUNT],
-        )?;
-        tx.commit()?;
-        Ok(())
+        self.transaction(|tx| {
+            tx.execute("DELETE FROM sessions WHERE expires_at <= ?1", params![now])?;
+            tx.execute(
+                "INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)",
+                params![token_hash, account_id, now, expires_at],
+            )?;
+            tx.execute(
+                "DELETE FROM sessions WHERE user_id = ?1 AND token_hash NOT IN
+                    (SELECT token_hash FROM sessions WHERE user_id = ?1 ORDER BY created_at DESC, rowid DESC
+                     LIMIT ?2)",
+                params![account_id, MAX_SESSIONS_PER_ACCOUNT],
+            )?;
+            Ok(())
+        })
     }
 
     /// The account of a live session: `None` for an unknown, ended or expired one.
     pub fn session_account(&self, token_hash: &str) -> Result<Option<Account>, StoreError> {
-        Ok(self
-            .conn()
-            .prepare_cached(
+        self.with(|conn| {
+            conn.query_opt(
                 "SELECT u.id, u.name FROM sessions s JOIN users u ON u.id = s.user_id
                  WHERE s.token_hash = ?1 AND s.expires_at > ?2",
-            )?
-            .query_row(params![token_hash, super::now_ms()], account_row)
-            .optional()?)
+                params![token_hash, super::now_ms()],
+                account_row,
+            )
+        })
     }
 
     /// Ends one session (log out).
     pub fn delete_session(&self, token_hash: &str) -> Result<(), StoreError> {
-        self.conn().execute(
-            "DELETE FROM sessions WHERE token_hash = ?1",
-            params![token_hash],
-        )?;
+        self.with(|conn| {
+            conn.execute(
+                "DELETE FROM sessions WHERE token_hash = ?1",
+                params![token_hash],
+            )
+        })?;
         Ok(())
     }
 }
@@ -172,18 +169,19 @@ impl Store {
         } else {
             "UPDATE games SET red_user_id = ?2, red_name = ?3 WHERE id = ?1"
         };
-        self.conn()
-            .execute(sql, params![game_id, account.id, account.name])?;
+        self.with(|conn| conn.execute(sql, params![game_id, account.id, account.name]))?;
         Ok(())
     }
 
     /// The account ids in a game's seats (`None` for a guest or a free seat; no game: both `None`).
     pub fn seat_accounts(&self, game_id: &str) -> Result<(Option<i64>, Option<i64>), StoreError> {
-        let ids = self
-            .conn()
-            .prepare_cached("SELECT blue_user_id, red_user_id FROM games WHERE id = ?1")?
-            .query_row(params![game_id], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()?;
+        let ids = self.with(|conn| {
+            conn.query_opt(
+                "SELECT blue_user_id, red_user_id FROM games WHERE id = ?1",
+                params![game_id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+        })?;
         Ok(ids.unwrap_or((None, None)))
     }
 }

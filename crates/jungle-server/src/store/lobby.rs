@@ -2,27 +2,28 @@
 //! deadline (columns of `games`). Pairing is decided by one `DELETE … RETURNING` inside the transaction
 //! that creates the game: of two people accepting one seek, exactly one deletes it and gets a game.
 
-use jungle_rules::BySide;
-use rusqlite::{OptionalExtension, Row, params};
-
+use super::db::{Row, params};
 use super::{
-    GameRecord, MarkRatedError, MoveRecord, Store, StoreError, insert_game_on, mark_rated_on,
-    now_ms,
+    GameRecord, MarkRatedError, MoveRecord, Store, StoreError, insert_game_on, insert_move_on,
+    mark_rated_on,
 };
 use crate::correspondence::Correspondence;
 use crate::lobby::seek::{Colour, SEEK_GRACE_MS, Seek, TimeControl};
 use crate::protocol::PerSide;
 use crate::ratings::Category;
+use jungle_rules::BySide;
 
 /// The columns [`seek_of_row`] reads, in its order.
 const SEEK_COLUMNS: &str = "id, created_at, creator_id, creator_name, rules, clock_initial_ms, \
     clock_increment_ms, days_per_move, rated, colour, rating_min, rating_max, target_id, target_name, declined";
 
-/// A seek is live while it is a correspondence seek or its creator's lobby page asked for the lobby lately
-/// (`?cutoff`: now minus the grace).
-const LIVE: &str = "(days_per_move IS NOT NULL OR seen_at >= :cutoff)";
+/// The condition that a seek is live: it is a correspondence seek, or its creator's lobby page asked for the
+/// lobby lately — since `cutoff`, the placeholder of now minus the grace.
+fn live(cutoff: &str) -> String {
+    format!("(days_per_move IS NOT NULL OR seen_at >= {cutoff})")
+}
 
-fn seek_of_row(r: &Row<'_>) -> rusqlite::Result<Seek> {
+fn seek_of_row(r: &Row) -> Result<Seek, StoreError> {
     let initial: Option<u64> = r.get(5)?;
     let increment: Option<u64> = r.get(6)?;
     let days: Option<u32> = r.get(7)?;
@@ -85,7 +86,7 @@ const LIVE_GAME_COLUMNS: &str = "g.id, g.rules, g.blue_name, g.red_name, g.blue_
     g.clock_initial_ms, g.clock_increment_ms, g.days_per_move, g.deadline_at, \
     (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.created_at";
 
-fn live_game_of_row(r: &Row<'_>) -> rusqlite::Result<LiveGame> {
+fn live_game_of_row(r: &Row) -> Result<LiveGame, StoreError> {
     Ok(LiveGame {
         id: r.get(0)?,
         rules: r.get(1)?,
@@ -121,7 +122,8 @@ impl Store {
             } => (Some(initial_ms), Some(increment_ms), None),
             TimeControl::Correspondence { days_per_move } => (None, None, Some(days_per_move)),
         };
-        self.conn().execute(
+        self.with(|conn| {
+            conn.execute(
             "INSERT INTO seeks (id, created_at, creator_id, creator_name, rules, clock_initial_ms,
                 clock_increment_ms, days_per_move, rated, colour, rating_min, rating_max, target_id,
                 target_name, declined, seen_at)
@@ -142,21 +144,21 @@ impl Store {
                 seek.target_id,
                 seek.target_name,
             ],
-        )?;
+        )
+        })?;
         Ok(())
     }
 
     /// The live seeks an account has open (declined challenges do not count).
     pub fn open_seeks_of(&self, creator_id: i64, now: i64) -> Result<usize, StoreError> {
         let sql = format!(
-            "SELECT COUNT(*) FROM seeks WHERE creator_id = :creator AND declined = 0 AND {LIVE}"
+            "SELECT COUNT(*) FROM seeks WHERE creator_id = ?1 AND declined = 0 AND {}",
+            live("?2")
         );
-        let count: i64 = self.conn().query_row(
-            &sql,
-            rusqlite::named_params! { ":creator": creator_id, ":cutoff": now - SEEK_GRACE_MS },
-            |r| r.get(0),
-        )?;
-        Ok(count as usize)
+        let count: u64 = self.with(|conn| {
+            conn.query_one(&sql, params![creator_id, now - SEEK_GRACE_MS], |r| r.get(0))
+        })?;
+        Ok(usize::try_from(count).unwrap_or(usize::MAX))
     }
 
     /// The seeks `viewer` may see, oldest first: every live public seek, the live challenges meant for the
@@ -169,70 +171,71 @@ impl Store {
     ) -> Result<Vec<Seek>, StoreError> {
         let sql = format!(
             "SELECT {SEEK_COLUMNS} FROM seeks
-             WHERE creator_id IS :viewer
-                OR (declined = 0 AND {LIVE} AND (target_id IS NULL OR target_id IS :viewer))
-             ORDER BY created_at, id LIMIT :limit"
+             WHERE creator_id IS NOT DISTINCT FROM ?1
+                OR (declined = 0 AND {} AND (target_id IS NULL OR target_id IS NOT DISTINCT FROM ?1))
+             ORDER BY created_at, id LIMIT ?2",
+            live("?3")
         );
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(
-            rusqlite::named_params! {
-                ":viewer": viewer,
-                ":cutoff": now - SEEK_GRACE_MS,
-                ":limit": limit,
-            },
-            seek_of_row,
-        )?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.with(|conn| {
+            conn.query_map(
+                &sql,
+                params![viewer, limit, now - SEEK_GRACE_MS],
+                seek_of_row,
+            )
+        })
     }
 
     /// A live seek by id (a declined one too).
     pub fn seek(&self, id: &str, now: i64) -> Result<Option<Seek>, StoreError> {
-        let sql = format!("SELECT {SEEK_COLUMNS} FROM seeks WHERE id = :id AND {LIVE}");
-        let seek = self
-            .conn()
-            .query_row(
-                &sql,
-                rusqlite::named_params! { ":id": id, ":cutoff": now - SEEK_GRACE_MS },
-                seek_of_row,
-            )
-            .optional()?;
-        Ok(seek)
+        let sql = format!(
+            "SELECT {SEEK_COLUMNS} FROM seeks WHERE id = ?1 AND {}",
+            live("?2")
+        );
+        self.with(|conn| conn.query_opt(&sql, params![id, now - SEEK_GRACE_MS], seek_of_row))
     }
 
     /// Removes a seek of `creator_id` (cancelled, or a declined challenge dismissed); whether there was one.
     pub fn delete_seek(&self, id: &str, creator_id: i64) -> Result<bool, StoreError> {
-        let n = self.conn().execute(
-            "DELETE FROM seeks WHERE id = ?1 AND creator_id = ?2",
-            params![id, creator_id],
-        )?;
+        let n = self.with(|conn| {
+            conn.execute(
+                "DELETE FROM seeks WHERE id = ?1 AND creator_id = ?2",
+                params![id, creator_id],
+            )
+        })?;
         Ok(n == 1)
     }
 
     /// The target of a direct challenge declines it; whether there was such a challenge to decline.
     pub fn decline_seek(&self, id: &str, target_id: i64) -> Result<bool, StoreError> {
-        let n = self.conn().execute(
-            "UPDATE seeks SET declined = 1 WHERE id = ?1 AND target_id = ?2 AND declined = 0",
-            params![id, target_id],
-        )?;
+        let n = self.with(|conn| {
+            conn.execute(
+                "UPDATE seeks SET declined = 1 WHERE id = ?1 AND target_id = ?2 AND declined = 0",
+                params![id, target_id],
+            )
+        })?;
         Ok(n == 1)
     }
 
     /// The creator's lobby page is there: their real-time seeks stay open.
     pub fn touch_seeks(&self, creator_id: i64, now: i64) -> Result<(), StoreError> {
-        self.conn()
-            .prepare_cached("UPDATE seeks SET seen_at = ?2 WHERE creator_id = ?1")?
-            .execute(params![creator_id, now])?;
+        self.with(|conn| {
+            conn.execute(
+                "UPDATE seeks SET seen_at = ?2 WHERE creator_id = ?1",
+                params![creator_id, now],
+            )
+        })?;
         Ok(())
     }
 
     /// Deletes the real-time seeks whose creator has been gone longer than the grace; how many.
     pub fn expire_seeks(&self, now: i64) -> Result<usize, StoreError> {
-        let n = self.conn().execute(
-            "DELETE FROM seeks WHERE days_per_move IS NULL AND seen_at < ?1",
-            params![now - SEEK_GRACE_MS],
-        )?;
-        Ok(n)
+        let n = self.with(|conn| {
+            conn.execute(
+                "DELETE FROM seeks WHERE days_per_move IS NULL AND seen_at < ?1",
+                params![now - SEEK_GRACE_MS],
+            )
+        })?;
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
     }
 
     /// Takes seek `seek_id` for `acceptor` and creates its game and pairing, all in one transaction: the
@@ -247,77 +250,68 @@ impl Store {
         pairing: &Pairing,
         rated: Option<Category>,
     ) -> Result<Taken, MarkRatedError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
         let sql = format!(
-            "DELETE FROM seeks WHERE id = :id AND declined = 0 AND creator_id != :acceptor
-                AND (target_id IS NULL OR target_id = :acceptor) AND {LIVE} RETURNING id"
+            "DELETE FROM seeks WHERE id = ?1 AND declined = 0 AND creator_id != ?2
+                AND (target_id IS NULL OR target_id = ?2) AND {} RETURNING id",
+            live("?3")
         );
-        let taken: Option<String> = tx
-            .query_row(
+        self.transaction(|tx| {
+            let taken = tx.query_opt(
                 &sql,
-                rusqlite::named_params! {
-                    ":id": seek_id,
-                    ":acceptor": acceptor,
-                    ":cutoff": now - SEEK_GRACE_MS,
-                },
-                |r| r.get(0),
-            )
-            .optional()?;
-        if taken.is_none() {
-            return Ok(Taken::Gone);
-        }
-        insert_game_on(&tx, game)?;
-        let (days, deadline) = match pairing.correspondence {
-            Some(c) => (Some(c.days_per_move), Some(c.deadline_ms)),
-            None => (None, None),
-        };
-        tx.execute(
-            "UPDATE games SET blue_user_id = ?2, red_user_id = ?3, days_per_move = ?4, deadline_at = ?5
-             WHERE id = ?1",
-            params![
-                pairing.game_id,
-                pairing.players.blue,
-                pairing.players.red,
-                days,
-                deadline
-            ],
-        )?;
-        tx.execute(
-            "INSERT INTO pairings (game_id, seek_id, created_at) VALUES (?1, ?2, ?3)",
-            params![pairing.game_id, pairing.seek_id, pairing.created_at],
-        )?;
-        if let Some(category) = rated {
-            mark_rated_on(&tx, &pairing.game_id, pairing.players, category)?;
-        }
-        tx.commit()?;
-        Ok(Taken::Paired)
+                params![seek_id, acceptor, now - SEEK_GRACE_MS],
+                |r| r.get::<String>(0),
+            )?;
+            if taken.is_none() {
+                return Ok(Taken::Gone);
+            }
+            insert_game_on(tx, game)?;
+            let (days, deadline) = match pairing.correspondence {
+                Some(c) => (Some(c.days_per_move), Some(c.deadline_ms)),
+                None => (None, None),
+            };
+            tx.execute(
+                "UPDATE games SET blue_user_id = ?2, red_user_id = ?3, days_per_move = ?4, deadline_at = ?5
+                 WHERE id = ?1",
+                params![
+                    pairing.game_id,
+                    pairing.players.blue,
+                    pairing.players.red,
+                    days,
+                    deadline
+                ],
+            )?;
+            tx.execute(
+                "INSERT INTO pairings (game_id, seek_id, created_at) VALUES (?1, ?2, ?3)",
+                params![pairing.game_id, pairing.seek_id, pairing.created_at],
+            )?;
+            if let Some(category) = rated {
+                mark_rated_on(tx, &pairing.game_id, pairing.players, category)?;
+            }
+            Ok(Taken::Paired)
+        })
     }
 
     /// Whether a seek was taken (a game was paired from it).
     pub fn seek_was_paired(&self, seek_id: &str) -> Result<bool, StoreError> {
-        let found = self
-            .conn()
-            .query_row(
+        let found = self.with(|conn| {
+            conn.query_opt(
                 "SELECT 1 FROM pairings WHERE seek_id = ?1",
                 params![seek_id],
                 |_| Ok(()),
             )
-            .optional()?;
+        })?;
         Ok(found.is_some())
     }
 
     /// The accounts on each side of a game (none: a guest, the engine, a free seat); `None` for no game.
     pub fn players_of(&self, game_id: &str) -> Result<Option<BySide<Option<i64>>>, StoreError> {
-        let players = self
-            .conn()
-            .query_row(
+        self.with(|conn| {
+            conn.query_opt(
                 "SELECT blue_user_id, red_user_id FROM games WHERE id = ?1",
                 params![game_id],
                 |r| Ok(BySide::new(r.get(0)?, r.get(1)?)),
             )
-            .optional()?;
-        Ok(players)
+        })
     }
 
     /// The games paired since `since` in which `user_id` plays: `(seek id, game id)`, so the seek's creator is
@@ -327,14 +321,15 @@ impl Store {
         user_id: i64,
         since: i64,
     ) -> Result<Vec<(String, String)>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(
-            "SELECT p.seek_id, p.game_id FROM pairings p JOIN games g ON g.id = p.game_id
-             WHERE p.created_at >= ?2 AND (g.blue_user_id = ?1 OR g.red_user_id = ?1)
-             ORDER BY p.created_at",
-        )?;
-        let rows = stmt.query_map(params![user_id, since], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.with(|conn| {
+            conn.query_map(
+                "SELECT p.seek_id, p.game_id FROM pairings p JOIN games g ON g.id = p.game_id
+                 WHERE p.created_at >= ?2 AND (g.blue_user_id = ?1 OR g.red_user_id = ?1)
+                 ORDER BY p.created_at",
+                params![user_id, since],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+        })
     }
 
     /// The lobby's games in progress, newest first.
@@ -343,10 +338,7 @@ impl Store {
             "SELECT {LIVE_GAME_COLUMNS} FROM pairings p JOIN games g ON g.id = p.game_id
              WHERE g.finished_at IS NULL AND g.damaged IS NULL ORDER BY g.created_at DESC LIMIT ?1"
         );
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(params![limit], live_game_of_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.with(|conn| conn.query_map(&sql, params![limit], live_game_of_row))
     }
 
     /// The games in progress an account plays in (from the lobby or not), the soonest deadline first.
@@ -357,22 +349,18 @@ impl Store {
                 AND g.damaged IS NULL AND g.mode != 'import'
              ORDER BY g.deadline_at IS NULL, g.deadline_at, g.created_at DESC LIMIT ?2"
         );
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(params![user_id, limit], live_game_of_row)?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.with(|conn| conn.query_map(&sql, params![user_id, limit], live_game_of_row))
     }
 
     /// A correspondence game's days per move and deadline; `None` for any other game.
     pub fn correspondence(&self, game_id: &str) -> Result<Option<Correspondence>, StoreError> {
-        let found: Option<(Option<u32>, Option<i64>)> = self
-            .conn()
-            .query_row(
+        let found: Option<(Option<u32>, Option<i64>)> = self.with(|conn| {
+            conn.query_opt(
                 "SELECT days_per_move, deadline_at FROM games WHERE id = ?1",
                 params![game_id],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
-            .optional()?;
+        })?;
         Ok(match found {
             Some((Some(days_per_move), Some(deadline_ms))) => Some(Correspondence {
                 days_per_move,
@@ -384,13 +372,14 @@ impl Store {
 
     /// Correspondence games in progress whose side to move ran out before `now`.
     pub fn overdue_games(&self, now: i64) -> Result<Vec<String>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(
-            "SELECT id FROM games
-             WHERE deadline_at <= ?1 AND finished_at IS NULL AND damaged IS NULL ORDER BY deadline_at",
-        )?;
-        let rows = stmt.query_map(params![now], |r| r.get(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.with(|conn| {
+            conn.query_map(
+                "SELECT id FROM games
+                 WHERE deadline_at <= ?1 AND finished_at IS NULL AND damaged IS NULL ORDER BY deadline_at",
+                params![now],
+                |r| r.get(0),
+            )
+        })
     }
 
     /// Stores a correspondence move and the opponent's new deadline together.
@@ -400,18 +389,14 @@ impl Store {
         m: &MoveRecord,
         deadline_at: i64,
     ) -> Result<(), StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        tx.execute(
-            "INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![id, m.ply, m.mv, m.blue_ms, m.red_ms, now_ms()],
-        )?;
-        tx.execute(
-            "UPDATE games SET deadline_at = ?2 WHERE id = ?1",
-            params![id, deadline_at],
-        )?;
-        tx.commit()?;
-        Ok(())
+        self.transaction(|tx| {
+            insert_move_on(tx, id, m)?;
+            tx.execute(
+                "UPDATE games SET deadline_at = ?2 WHERE id = ?1",
+                params![id, deadline_at],
+            )?;
+            Ok(())
+        })
     }
 }
 

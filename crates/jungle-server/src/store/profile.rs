@@ -2,8 +2,7 @@
 //! totals, and the games in order for the PGN export. A player's games are those with their account on a seat
 //! (`games.blue_user_id`, `games.red_user_id`) that ended (aborted games are in no list).
 
-use rusqlite::params;
-
+use super::db::params;
 use super::{Store, StoreError};
 use crate::ratings::Category;
 
@@ -74,7 +73,7 @@ const SIDE: &str = "CASE WHEN g.blue_user_id = ?1 THEN 'blue' ELSE 'red' END";
 
 /// The games of player `?1` that count on a profile, as an SQL condition over `g`.
 const PLAYED: &str = "(g.blue_user_id = ?1 OR g.red_user_id = ?1) AND g.finished_at IS NOT NULL
-    AND g.termination IS NOT 'aborted' AND g.mode != 'import'";
+    AND g.termination IS DISTINCT FROM 'aborted' AND g.mode != 'import'";
 
 impl Store {
     /// A player's games matching `filter`, most recently finished first: at most `limit` of them, after
@@ -106,44 +105,44 @@ impl Store {
              ORDER BY g.finished_at DESC, g.rowid DESC
              LIMIT ?5 OFFSET ?6"
         );
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(
-            params![
-                user_id,
-                filter.opponent,
-                filter.rules,
-                filter.result.map(PlayerResult::name),
-                limit,
-                offset
-            ],
-            |r| {
-                let side: String = r.get(2)?;
-                let winner: Option<String> = r.get(5)?;
-                let category: Option<String> = r.get(11)?;
-                Ok(PlayerGame {
-                    id: r.get(0)?,
-                    rules: r.get(1)?,
-                    opponent: r.get(3)?,
-                    engine_level: r.get(4)?,
-                    result: match winner {
-                        None => PlayerResult::Draw,
-                        Some(w) if w == side => PlayerResult::Win,
-                        Some(_) => PlayerResult::Loss,
-                    },
-                    side,
-                    termination: r.get(6)?,
-                    plies: r.get(7)?,
-                    finished_at: r.get(8)?,
-                    clock_initial_ms: r.get(9)?,
-                    clock_increment_ms: r.get(10)?,
-                    rating_category: category.as_deref().and_then(Category::from_name),
-                    rating_before: r.get(12)?,
-                    rating_after: r.get(13)?,
-                })
-            },
-        )?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.with(|conn| {
+            conn.query_map(
+                &sql,
+                params![
+                    user_id,
+                    filter.opponent,
+                    filter.rules,
+                    filter.result.map(PlayerResult::name),
+                    limit,
+                    offset
+                ],
+                |r| {
+                    let side: String = r.get(2)?;
+                    let winner: Option<String> = r.get(5)?;
+                    let category: Option<String> = r.get(11)?;
+                    Ok(PlayerGame {
+                        id: r.get(0)?,
+                        rules: r.get(1)?,
+                        opponent: r.get(3)?,
+                        engine_level: r.get(4)?,
+                        result: match winner {
+                            None => PlayerResult::Draw,
+                            Some(w) if w == side => PlayerResult::Win,
+                            Some(_) => PlayerResult::Loss,
+                        },
+                        side,
+                        termination: r.get(6)?,
+                        plies: r.get(7)?,
+                        finished_at: r.get(8)?,
+                        clock_initial_ms: r.get(9)?,
+                        clock_increment_ms: r.get(10)?,
+                        rating_category: category.as_deref().and_then(Category::from_name),
+                        rating_before: r.get(12)?,
+                        rating_after: r.get(13)?,
+                    })
+                },
+            )
+        })
     }
 
     /// A player's finished games counted by result (every rules and category, rated and casual).
@@ -152,22 +151,21 @@ impl Store {
     /// When the database fails.
     pub fn player_totals(&self, user_id: i64) -> Result<Totals, StoreError> {
         let sql = format!(
-            "SELECT COUNT(*), coalesce(SUM(g.winner = {SIDE}), 0), coalesce(SUM(g.winner IS NULL), 0),
-                coalesce(SUM(g.winner IS NOT NULL AND g.winner != {SIDE}), 0)
+            "SELECT COUNT(*), coalesce(SUM(CASE WHEN g.winner = {SIDE} THEN 1 ELSE 0 END), 0),
+                coalesce(SUM(CASE WHEN g.winner IS NULL THEN 1 ELSE 0 END), 0),
+                coalesce(SUM(CASE WHEN g.winner IS NOT NULL AND g.winner != {SIDE} THEN 1 ELSE 0 END), 0)
              FROM games g WHERE {PLAYED}"
         );
-        let conn = self.conn();
-        let totals = conn
-            .prepare_cached(&sql)?
-            .query_row(params![user_id], |r| {
+        self.with(|conn| {
+            conn.query_one(&sql, params![user_id], |r| {
                 Ok(Totals {
                     games: r.get(0)?,
                     wins: r.get(1)?,
                     draws: r.get(2)?,
                     losses: r.get(3)?,
                 })
-            })?;
-        Ok(totals)
+            })
+        })
     }
 
     /// The next `limit` of a player's finished games in the order they finished, after the game `after`
@@ -186,12 +184,11 @@ impl Store {
              WHERE {PLAYED} AND (?2 IS NULL OR (g.finished_at, g.id) > (?2, ?3))
              ORDER BY g.finished_at, g.id LIMIT ?4"
         );
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(&sql)?;
         let (at, id) = after.map_or((None, None), |(at, id)| (Some(*at), Some(id.as_str())));
-        let rows = stmt.query_map(params![user_id, at, id, limit], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        self.with(|conn| {
+            conn.query_map(&sql, params![user_id, at, id, limit], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+        })
     }
 }

@@ -2,10 +2,9 @@
 
 use std::collections::HashSet;
 
-use jungle_glicko::Rating;
-use rusqlite::{OptionalExtension, Transaction, params};
-
+use super::db::{Conn, Param, Row, params};
 use super::{Store, StoreError, now_ms};
+use jungle_glicko::Rating;
 
 /// A rating with its counts.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,7 +28,7 @@ const PUZZLE_ROW: &str = "SELECT rating, deviation, volatility, attempts, solved
 const SOLVER_ROW: &str =
     "SELECT rating, deviation, volatility, attempts, solved FROM puzzle_solvers WHERE user_id = ?1";
 
-fn read_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(f64, f64, f64, u32, u32)> {
+fn read_row(r: &Row) -> Result<(f64, f64, f64, u32, u32), StoreError> {
     Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
 }
 
@@ -49,13 +48,14 @@ fn to_rating(row: Option<(f64, f64, f64, u32, u32)>, initial: Rating) -> PuzzleR
     }
 }
 
-fn row_in(
-    tx: &Transaction<'_>,
+/// The rating in the row `sql` reads for `key` (a newcomer's, `initial`, without one).
+fn rating_in(
+    conn: &dyn Conn,
     sql: &str,
-    key: &dyn rusqlite::ToSql,
+    key: &dyn Param,
     initial: Rating,
 ) -> Result<PuzzleRating, StoreError> {
-    let row = tx.query_row(sql, [key], read_row).optional()?;
+    let row = conn.query_opt(sql, &[key], read_row)?;
     Ok(to_rating(row, initial))
 }
 
@@ -66,11 +66,7 @@ impl Store {
         puzzle_id: &str,
         initial: Rating,
     ) -> Result<PuzzleRating, StoreError> {
-        let row = self
-            .conn()
-            .query_row(PUZZLE_ROW, [puzzle_id], read_row)
-            .optional()?;
-        Ok(to_rating(row, initial))
+        self.with(|conn| rating_in(conn, PUZZLE_ROW, &puzzle_id, initial))
     }
 
     /// A solver's puzzle rating.
@@ -79,20 +75,19 @@ impl Store {
         user_id: i64,
         initial: Rating,
     ) -> Result<PuzzleRating, StoreError> {
-        let row = self
-            .conn()
-            .query_row(SOLVER_ROW, [user_id], read_row)
-            .optional()?;
-        Ok(to_rating(row, initial))
+        self.with(|conn| rating_in(conn, SOLVER_ROW, &user_id, initial))
     }
 
     /// The puzzles a solver has made a rated attempt at.
     pub fn attempted_puzzles(&self, user_id: i64) -> Result<HashSet<String>, StoreError> {
-        let conn = self.conn();
-        let mut stmt =
-            conn.prepare_cached("SELECT puzzle_id FROM puzzle_attempts WHERE user_id = ?1")?;
-        let rows = stmt.query_map([user_id], |r| r.get(0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let ids = self.with(|conn| {
+            conn.query_map(
+                "SELECT puzzle_id FROM puzzle_attempts WHERE user_id = ?1",
+                params![user_id],
+                |r| r.get(0),
+            )
+        })?;
+        Ok(ids.into_iter().collect())
     }
 
     /// Records a solver's attempt at a puzzle if it is their first, and moves both ratings by `rate` (given the
@@ -106,49 +101,53 @@ impl Store {
         initial: Rating,
         rate: impl FnOnce(Rating, Rating) -> (Rating, Rating),
     ) -> Result<Option<RatedAttempt>, StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        let inserted = tx.execute(
-            "INSERT OR IGNORE INTO puzzle_attempts (user_id, puzzle_id, solved, played_at) VALUES (?1, ?2, ?3, ?4)",
-            params![user_id, puzzle_id, solved, now_ms()],
-        )?;
-        if inserted == 0 {
-            return Ok(None);
-        }
-        let solver = row_in(&tx, SOLVER_ROW, &user_id, initial)?;
-        let puzzle = row_in(&tx, PUZZLE_ROW, &puzzle_id, initial)?;
-        let (solver_after, puzzle_after) = rate(solver.rating, puzzle.rating);
-        let won = u32::from(solved);
-        tx.execute(
-            "INSERT OR REPLACE INTO puzzle_solvers (user_id, rating, deviation, volatility, attempts, solved)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
-                user_id,
-                solver_after.rating(),
-                solver_after.deviation(),
-                solver_after.volatility(),
-                solver.attempts + 1,
-                solver.solved + won
-            ],
-        )?;
-        tx.execute(
-            "INSERT OR REPLACE INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, attempts, solved)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
-                puzzle_id,
-                puzzle_after.rating(),
-                puzzle_after.deviation(),
-                puzzle_after.volatility(),
-                puzzle.attempts + 1,
-                puzzle.solved + won
-            ],
-        )?;
-        tx.commit()?;
-        Ok(Some(RatedAttempt {
-            solver_before: solver.rating,
-            solver_after,
-            puzzle_before: puzzle.rating,
-            puzzle_after,
-        }))
+        self.transaction(|tx| {
+            let inserted = tx.execute(
+                "INSERT INTO puzzle_attempts (user_id, puzzle_id, solved, played_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (user_id, puzzle_id) DO NOTHING",
+                params![user_id, puzzle_id, solved, now_ms()],
+            )?;
+            if inserted == 0 {
+                return Ok(None);
+            }
+            let solver = rating_in(tx, SOLVER_ROW, &user_id, initial)?;
+            let puzzle = rating_in(tx, PUZZLE_ROW, &puzzle_id, initial)?;
+            let (solver_after, puzzle_after) = rate(solver.rating, puzzle.rating);
+            let won = u32::from(solved);
+            tx.execute(
+                "INSERT INTO puzzle_solvers (user_id, rating, deviation, volatility, attempts, solved)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT (user_id) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
+                    volatility = excluded.volatility, attempts = excluded.attempts, solved = excluded.solved",
+                params![
+                    user_id,
+                    solver_after.rating(),
+                    solver_after.deviation(),
+                    solver_after.volatility(),
+                    solver.attempts + 1,
+                    solver.solved + won
+                ],
+            )?;
+            tx.execute(
+                "INSERT INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, attempts, solved)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT (puzzle_id) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
+                    volatility = excluded.volatility, attempts = excluded.attempts, solved = excluded.solved",
+                params![
+                    puzzle_id,
+                    puzzle_after.rating(),
+                    puzzle_after.deviation(),
+                    puzzle_after.volatility(),
+                    puzzle.attempts + 1,
+                    puzzle.solved + won
+                ],
+            )?;
+            Ok(Some(RatedAttempt {
+                solver_before: solver.rating,
+                solver_after,
+                puzzle_before: puzzle.rating,
+                puzzle_after,
+            }))
+        })
     }
 }

@@ -2,11 +2,10 @@
 //! of the game's seats), each account's rating per speed category, and one history row per player of each
 //! rated game that ended.
 
-use jungle_rules::{BySide, Side};
-use rusqlite::{Connection, OptionalExtension, params};
-
+use super::db::{Conn, params};
 use super::{Store, StoreError, now_ms};
 use crate::ratings::{self, Category, Outcome, Rating, SETTINGS};
+use jungle_rules::{BySide, Side};
 
 /// A rated game's fixed facts: the accounts it rates and its speed category.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,12 +31,6 @@ pub enum MarkRatedError {
     Finished,
     #[error(transparent)]
     Store(#[from] StoreError),
-}
-
-impl From<rusqlite::Error> for MarkRatedError {
-    fn from(e: rusqlite::Error) -> MarkRatedError {
-        MarkRatedError::Store(e.into())
-    }
 }
 
 /// An account's rating in one category, with its counts (for profiles and the lobby).
@@ -99,25 +92,23 @@ pub const MAX_HISTORY: u32 = 2000;
 /// # Errors
 /// When the game is not one that can be rated, or the database fails.
 pub fn mark_rated_on(
-    conn: &Connection,
+    conn: &dyn Conn,
     game_id: &str,
     players: BySide<i64>,
     category: Category,
 ) -> Result<(), MarkRatedError> {
-    let game = conn
-        .query_row(
-            "SELECT mode, rules, start_fen, result FROM games WHERE id = ?1",
-            params![game_id],
-            |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, Option<String>>(3)?,
-                ))
-            },
-        )
-        .optional()?;
+    let game = conn.query_opt(
+        "SELECT mode, rules, start_fen, result FROM games WHERE id = ?1",
+        params![game_id],
+        |r| {
+            Ok((
+                r.get::<String>(0)?,
+                r.get::<String>(1)?,
+                r.get::<String>(2)?,
+                r.get::<Option<String>>(3)?,
+            ))
+        },
+    )?;
     let Some((mode, rules, start_fen, result)) = game else {
         return Err(MarkRatedError::NoGame(game_id.chars().take(20).collect()));
     };
@@ -145,21 +136,19 @@ pub fn mark_rated_on(
 }
 
 /// Whether a game is rated, and whom it rates in which category.
-pub fn rated_game_on(conn: &Connection, game_id: &str) -> Result<Option<RatedGame>, StoreError> {
-    let row = conn
-        .query_row(
-            "SELECT rating_category, blue_user_id, red_user_id FROM games
-             WHERE id = ?1 AND rating_category IS NOT NULL",
-            params![game_id],
-            |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, Option<i64>>(1)?,
-                    r.get::<_, Option<i64>>(2)?,
-                ))
-            },
-        )
-        .optional()?;
+pub fn rated_game_on(conn: &dyn Conn, game_id: &str) -> Result<Option<RatedGame>, StoreError> {
+    let row = conn.query_opt(
+        "SELECT rating_category, blue_user_id, red_user_id FROM games
+         WHERE id = ?1 AND rating_category IS NOT NULL",
+        params![game_id],
+        |r| {
+            Ok((
+                r.get::<String>(0)?,
+                r.get::<Option<i64>>(1)?,
+                r.get::<Option<i64>>(2)?,
+            ))
+        },
+    )?;
     let Some((category, Some(blue), Some(red))) = row else {
         return Ok(None);
     };
@@ -172,19 +161,17 @@ pub fn rated_game_on(conn: &Connection, game_id: &str) -> Result<Option<RatedGam
 /// An account's rating in a category as of `now`: the stored one with its deviation grown for the days
 /// since its last rated game there, or a newcomer's.
 fn rating_on(
-    conn: &Connection,
+    conn: &dyn Conn,
     user_id: i64,
     category: Category,
     now: i64,
 ) -> Result<Rating, StoreError> {
-    let row = conn
-        .query_row(
-            "SELECT rating, deviation, volatility, updated_at FROM ratings
-             WHERE user_id = ?1 AND category = ?2",
-            params![user_id, category.name()],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, i64>(3)?)),
-        )
-        .optional()?;
+    let row = conn.query_opt(
+        "SELECT rating, deviation, volatility, updated_at FROM ratings
+         WHERE user_id = ?1 AND category = ?2",
+        params![user_id, category.name()],
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<i64>(3)?)),
+    )?;
     let Some((rating, deviation, volatility, updated_at)) = row else {
         return Ok(SETTINGS.initial);
     };
@@ -197,7 +184,7 @@ fn rating_on(
 /// (an aborted or unterminated game, `*`, moves nothing). Returns whether ratings moved. Called by
 /// [`Store::finish`] inside the transaction that stores the result.
 pub(super) fn settle_on(
-    conn: &Connection,
+    conn: &dyn Conn,
     game_id: &str,
     result: &str,
     winner: Option<&str>,
@@ -261,9 +248,9 @@ pub(super) fn settle_on(
                 updated_at)
              VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?7, ?8, ?9)
              ON CONFLICT (user_id, category) DO UPDATE SET rating = excluded.rating,
-                deviation = excluded.deviation, volatility = excluded.volatility, games = games + 1,
-                wins = wins + excluded.wins, draws = draws + excluded.draws,
-                losses = losses + excluded.losses, updated_at = excluded.updated_at",
+                deviation = excluded.deviation, volatility = excluded.volatility, games = ratings.games + 1,
+                wins = ratings.wins + excluded.wins, draws = ratings.draws + excluded.draws,
+                losses = ratings.losses + excluded.losses, updated_at = excluded.updated_at",
             params![
                 game.players[side],
                 game.category.name(),
@@ -305,11 +292,7 @@ fn stored_rating(rating: f64, deviation: f64, volatility: f64) -> Result<Rating,
 
 /// A stored value that cannot be what the schema means (a hand-edited database).
 fn corrupt(message: String) -> StoreError {
-    StoreError::Sql(rusqlite::Error::FromSqlConversionFailure(
-        0,
-        rusqlite::types::Type::Text,
-        message.into(),
-    ))
+    StoreError::Value(message)
 }
 
 impl Store {
@@ -323,7 +306,7 @@ impl Store {
         players: BySide<i64>,
         category: Category,
     ) -> Result<(), MarkRatedError> {
-        mark_rated_on(&self.conn(), game_id, players, category)
+        self.with(|conn| mark_rated_on(conn, game_id, players, category))
     }
 
     /// Whether a game is rated, and whom it rates in which category.
@@ -331,7 +314,7 @@ impl Store {
     /// # Errors
     /// When the database fails.
     pub fn rated_game(&self, game_id: &str) -> Result<Option<RatedGame>, StoreError> {
-        rated_game_on(&self.conn(), game_id)
+        self.with(|conn| rated_game_on(conn, game_id))
     }
 
     /// A rated game's players' ratings: from its history rows once it has ended, else their ratings now
@@ -340,50 +323,7 @@ impl Store {
     /// # Errors
     /// When the database fails.
     pub fn game_ratings(&self, game_id: &str) -> Result<Option<GameRatings>, StoreError> {
-        let conn = self.conn();
-        let Some(game) = rated_game_on(&conn, game_id)? else {
-            return Ok(None);
-        };
-        let now = now_ms();
-        let seat = |user_id: i64| -> Result<SeatRating, StoreError> {
-            let settled = conn
-                .query_row(
-                    "SELECT rating_before, deviation_before, rating_after, deviation_after, volatility_after
-                     FROM rating_history WHERE game_id = ?1 AND user_id = ?2",
-                    params![game_id, user_id],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-                )
-                .optional()?;
-            Ok(match settled {
-                Some((before, before_dev, after, after_dev, volatility)) => {
-                    // The volatility before is not kept; it does not change how the rating is shown.
-                    let shown_before = stored_rating(before, before_dev, volatility)?;
-                    let shown_after = stored_rating(after, after_dev, volatility)?;
-                    SeatRating {
-                        user_id,
-                        before,
-                        before_shown: ratings::shown(&shown_before),
-                        after: Some(after),
-                        after_shown: Some(ratings::shown(&shown_after)),
-                    }
-                }
-                None => {
-                    let now_rating = rating_on(&conn, user_id, game.category, now)?;
-                    SeatRating {
-                        user_id,
-                        before: now_rating.rating(),
-                        before_shown: ratings::shown(&now_rating),
-                        after: None,
-                        after_shown: None,
-                    }
-                }
-            })
-        };
-        Ok(Some(GameRatings {
-            category: game.category,
-            blue: seat(game.players.blue)?,
-            red: seat(game.players.red)?,
-        }))
+        self.with(|conn| game_ratings_on(conn, game_id))
     }
 
     /// An account's rating in a category now (a newcomer's when it has played no rated game there; the
@@ -392,7 +332,7 @@ impl Store {
     /// # Errors
     /// When the database fails.
     pub fn rating_of(&self, user_id: i64, category: Category) -> Result<Rating, StoreError> {
-        rating_on(&self.conn(), user_id, category, now_ms())
+        self.with(|conn| rating_on(conn, user_id, category, now_ms()))
     }
 
     /// An account's ratings in every category it has played rated games in, in [`Category::ALL`]'s order,
@@ -402,21 +342,21 @@ impl Store {
     /// When the database fails.
     pub fn ratings_of(&self, user_id: i64) -> Result<Vec<CategoryRating>, StoreError> {
         let now = now_ms();
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(
-            "SELECT category, rating, deviation, volatility, games, wins, draws, losses, updated_at
-             FROM ratings WHERE user_id = ?1",
-        )?;
-        let rows = stmt
-            .query_map(params![user_id], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    (r.get(1)?, r.get(2)?, r.get(3)?),
-                    (r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?),
-                    r.get::<_, i64>(8)?,
-                ))
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
+        let rows = self.with(|conn| {
+            conn.query_map(
+                "SELECT category, rating, deviation, volatility, games, wins, draws, losses, updated_at
+                 FROM ratings WHERE user_id = ?1",
+                params![user_id],
+                |r| {
+                    Ok((
+                        r.get::<String>(0)?,
+                        (r.get(1)?, r.get(2)?, r.get(3)?),
+                        (r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?),
+                        r.get::<i64>(8)?,
+                    ))
+                },
+            )
+        })?;
         let mut out = Vec::with_capacity(rows.len());
         for (category, (rating, deviation, volatility), (games, wins, draws, losses), at) in rows {
             let stored = stored_rating(rating, deviation, volatility)?;
@@ -443,25 +383,26 @@ impl Store {
     /// # Errors
     /// When the database fails.
     pub fn rating_history(&self, user_id: i64) -> Result<Vec<HistoryPoint>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare_cached(
-            "SELECT game_id, category, at, outcome, opponent_id, rating_before, rating_after, deviation_after
-             FROM (SELECT rowid AS n, * FROM rating_history WHERE user_id = ?1 ORDER BY at DESC, n DESC
-                   LIMIT ?2)
-             ORDER BY at, n",
-        )?;
-        let rows = stmt
-            .query_map(params![user_id, MAX_HISTORY], |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, i64>(2)?,
-                    r.get::<_, String>(3)?,
-                    r.get::<_, i64>(4)?,
-                    (r.get(5)?, r.get(6)?, r.get(7)?),
-                ))
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
+        let rows = self.with(|conn| {
+            conn.query_map(
+                "SELECT game_id, category, at, outcome, opponent_id, rating_before, rating_after,
+                    deviation_after
+                 FROM (SELECT rowid AS n, * FROM rating_history WHERE user_id = ?1 ORDER BY at DESC, n DESC
+                       LIMIT ?2) AS latest
+                 ORDER BY at, n",
+                params![user_id, MAX_HISTORY],
+                |r| {
+                    Ok((
+                        r.get::<String>(0)?,
+                        r.get::<String>(1)?,
+                        r.get::<i64>(2)?,
+                        r.get::<String>(3)?,
+                        r.get::<i64>(4)?,
+                        (r.get(5)?, r.get(6)?, r.get(7)?),
+                    ))
+                },
+            )
+        })?;
         rows.into_iter()
             .map(
                 |(game_id, category, at, outcome, opponent_id, (before, after, deviation))| {
@@ -479,4 +420,49 @@ impl Store {
             )
             .collect()
     }
+}
+
+/// A rated game's players' ratings (see [`Store::game_ratings`]).
+fn game_ratings_on(conn: &dyn Conn, game_id: &str) -> Result<Option<GameRatings>, StoreError> {
+    let Some(game) = rated_game_on(conn, game_id)? else {
+        return Ok(None);
+    };
+    let now = now_ms();
+    let seat = |user_id: i64| -> Result<SeatRating, StoreError> {
+        let settled = conn.query_opt(
+                "SELECT rating_before, deviation_before, rating_after, deviation_after, volatility_after
+                 FROM rating_history WHERE game_id = ?1 AND user_id = ?2",
+                params![game_id, user_id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )?;
+        Ok(match settled {
+            Some((before, before_dev, after, after_dev, volatility)) => {
+                // The volatility before is not kept; it does not change how the rating is shown.
+                let shown_before = stored_rating(before, before_dev, volatility)?;
+                let shown_after = stored_rating(after, after_dev, volatility)?;
+                SeatRating {
+                    user_id,
+                    before,
+                    before_shown: ratings::shown(&shown_before),
+                    after: Some(after),
+                    after_shown: Some(ratings::shown(&shown_after)),
+                }
+            }
+            None => {
+                let now_rating = rating_on(conn, user_id, game.category, now)?;
+                SeatRating {
+                    user_id,
+                    before: now_rating.rating(),
+                    before_shown: ratings::shown(&now_rating),
+                    after: None,
+                    after_shown: None,
+                }
+            }
+        })
+    };
+    Ok(Some(GameRatings {
+        category: game.category,
+        blue: seat(game.players.blue)?,
+        red: seat(game.players.red)?,
+    }))
 }

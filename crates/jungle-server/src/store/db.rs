@@ -1,0 +1,239 @@
+//! The database interface every store method is written against, whatever the backend (SQLite, PostgreSQL).
+//!
+//! A statement is SQL text with numbered placeholders (`?1`, `?2`, … — a backend that numbers them
+//! otherwise rewrites them), its parameters are [`Param`]s (built with `params!`), and its
+//! rows come back as [`Row`]s of [`Value`]s read with typed getters. A [`Database`] runs work either on one
+//! connection (each statement committed on its own) or in one transaction. Functions that must run inside a
+//! caller's transaction (`mark_rated_on`) take a `&dyn Conn`.
+
+use super::StoreError;
+
+/// A parameter or a column: the few kinds of values the schema stores (a boolean is an integer, 0 or 1).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Null,
+    Int(i64),
+    Real(f64),
+    Text(String),
+}
+
+/// Something a statement can take as a parameter.
+pub trait Param {
+    fn value(&self) -> Value;
+}
+
+macro_rules! int_param {
+    ($($t:ty),*) => {$(
+        impl Param for $t {
+            fn value(&self) -> Value {
+                Value::Int(i64::from(*self))
+            }
+        }
+    )*};
+}
+int_param!(i64, i32, u32, u8, bool);
+
+impl Param for u64 {
+    fn value(&self) -> Value {
+        // The store's u64s are milliseconds of clocks; one past i64::MAX (292 million years) saturates.
+        Value::Int(i64::try_from(*self).unwrap_or(i64::MAX))
+    }
+}
+
+impl Param for f64 {
+    fn value(&self) -> Value {
+        Value::Real(*self)
+    }
+}
+
+impl Param for str {
+    fn value(&self) -> Value {
+        Value::Text(self.to_string())
+    }
+}
+
+impl Param for String {
+    fn value(&self) -> Value {
+        Value::Text(self.clone())
+    }
+}
+
+impl<T: Param> Param for Option<T> {
+    fn value(&self) -> Value {
+        self.as_ref().map_or(Value::Null, Param::value)
+    }
+}
+
+impl<T: Param + ?Sized> Param for &T {
+    fn value(&self) -> Value {
+        (**self).value()
+    }
+}
+
+/// The parameters of a statement, in placeholder order: `params![id, m.ply]`.
+macro_rules! params {
+    ($($p:expr),* $(,)?) => {
+        &[$(&$p as &dyn $crate::store::db::Param),*] as &[&dyn $crate::store::db::Param]
+    };
+}
+pub(crate) use params;
+
+/// A type a column can be read as.
+pub trait FromValue: Sized {
+    /// The value as `Self`; `None` when it is of another kind or out of range.
+    fn from_value(value: &Value) -> Option<Self>;
+}
+
+macro_rules! int_from_value {
+    ($($t:ty),*) => {$(
+        impl FromValue for $t {
+            fn from_value(value: &Value) -> Option<$t> {
+                match value {
+                    Value::Int(i) => <$t>::try_from(*i).ok(),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+int_from_value!(i64, i32, u64, u32, u8);
+
+impl FromValue for bool {
+    fn from_value(value: &Value) -> Option<bool> {
+        match value {
+            Value::Int(i) => Some(*i != 0),
+            _ => None,
+        }
+    }
+}
+
+impl FromValue for f64 {
+    fn from_value(value: &Value) -> Option<f64> {
+        match value {
+            Value::Real(r) => Some(*r),
+            // SQLite hands back a whole REAL it computed as an integer.
+            Value::Int(i) => Some(*i as f64),
+            _ => None,
+        }
+    }
+}
+
+impl FromValue for String {
+    fn from_value(value: &Value) -> Option<String> {
+        match value {
+            Value::Text(t) => Some(t.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl<T: FromValue> FromValue for Option<T> {
+    fn from_value(value: &Value) -> Option<Option<T>> {
+        match value {
+            Value::Null => Some(None),
+            other => T::from_value(other).map(Some),
+        }
+    }
+}
+
+/// One row of a query's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row(pub Vec<Value>);
+
+impl Row {
+    /// Column `i` (from 0) as a `T`.
+    ///
+    /// # Errors
+    /// [`StoreError::Value`] when there is no such column or its value is not a `T`.
+    pub fn get<T: FromValue>(&self, i: usize) -> Result<T, StoreError> {
+        let value = self
+            .0
+            .get(i)
+            .ok_or_else(|| StoreError::Value(format!("no column {i}")))?;
+        T::from_value(value).ok_or_else(|| {
+            StoreError::Value(format!(
+                "column {i} holds {value:?}, not a {}",
+                std::any::type_name::<T>()
+            ))
+        })
+    }
+}
+
+/// A connection, or a transaction on one: where statements run.
+pub trait Conn {
+    /// Runs a statement that answers no rows; how many rows it changed.
+    ///
+    /// # Errors
+    /// When the statement fails (a constraint, a lost connection, …).
+    fn execute(&self, sql: &str, params: &[&dyn Param]) -> Result<u64, StoreError>;
+
+    /// Runs a query; all its rows.
+    ///
+    /// # Errors
+    /// When the statement fails.
+    fn query(&self, sql: &str, params: &[&dyn Param]) -> Result<Vec<Row>, StoreError>;
+}
+
+impl dyn Conn + '_ {
+    /// A query's rows, each read by `read`.
+    ///
+    /// # Errors
+    /// When the statement fails or a row does not read.
+    pub fn query_map<T>(
+        &self,
+        sql: &str,
+        params: &[&dyn Param],
+        read: impl FnMut(&Row) -> Result<T, StoreError>,
+    ) -> Result<Vec<T>, StoreError> {
+        self.query(sql, params)?.iter().map(read).collect()
+    }
+
+    /// A query's first row read by `read`, if it has one.
+    ///
+    /// # Errors
+    /// When the statement fails or the row does not read.
+    pub fn query_opt<T>(
+        &self,
+        sql: &str,
+        params: &[&dyn Param],
+        read: impl FnOnce(&Row) -> Result<T, StoreError>,
+    ) -> Result<Option<T>, StoreError> {
+        self.query(sql, params)?.first().map(read).transpose()
+    }
+
+    /// A query's first row read by `read` (an aggregate's answer, which always has one).
+    ///
+    /// # Errors
+    /// When the statement fails, answers no row, or the row does not read.
+    pub fn query_one<T>(
+        &self,
+        sql: &str,
+        params: &[&dyn Param],
+        read: impl FnOnce(&Row) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.query_opt(sql, params, read)?
+            .ok_or_else(|| StoreError::Value("the query answered no row".into()))
+    }
+}
+
+/// A backend: runs work on its connections.
+pub trait Database: Send + Sync + std::fmt::Debug {
+    /// Runs `work` on one connection; each statement is committed on its own.
+    ///
+    /// # Errors
+    /// When no connection can be had, or `work` fails.
+    fn with_conn(
+        &self,
+        work: &mut dyn FnMut(&dyn Conn) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError>;
+
+    /// Runs `work` in one transaction, committed when `work` answers `true`, rolled back when it answers
+    /// `false` or fails. Nothing `work` wrote counts until the commit has succeeded.
+    ///
+    /// # Errors
+    /// When no connection can be had, the transaction cannot begin or commit, or `work` fails.
+    fn transaction(
+        &self,
+        work: &mut dyn FnMut(&dyn Conn) -> Result<bool, StoreError>,
+    ) -> Result<(), StoreError>;
+}

@@ -1,0 +1,174 @@
+//! The SQLite backend (the default: one file, nothing else to run).
+//!
+//! One connection behind a mutex: each write is a single small statement (WAL journal), far quicker than the
+//! network round trip that caused it, so a pool would buy nothing. Statements are prepared once per
+//! connection and cached by their text.
+
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+
+use rusqlite::types::{ToSqlOutput, ValueRef};
+use rusqlite::{Connection, ToSql};
+
+use super::StoreError;
+use super::db::{Conn, Database, Param, Row, Value};
+
+/// The migrations, in order; `PRAGMA user_version` records how many have been applied.
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/0001_games_and_moves.sql"),
+    include_str!("../../migrations/0002_damaged_games.sql"),
+    include_str!("../../migrations/0003_accounts.sql"),
+    include_str!("../../migrations/0004_game_accounts.sql"),
+    include_str!("../../migrations/0005_ratings.sql"),
+    include_str!("../../migrations/0006_puzzles.sql"),
+    include_str!("../../migrations/0007_lobby.sql"),
+];
+
+/// Enough cached statements for every statement of the store (about sixty) with room to spare.
+const STATEMENT_CACHE: usize = 128;
+
+#[derive(Debug)]
+pub struct Sqlite {
+    conn: Mutex<Connection>,
+}
+
+impl Sqlite {
+    /// Opens (creating if needed) the database file and applies any migrations it lacks.
+    ///
+    /// # Errors
+    /// When the file cannot be opened or written, or a migration fails.
+    pub fn open(path: &Path) -> Result<Sqlite, StoreError> {
+        Sqlite::from_connection(Connection::open(path)?)
+    }
+
+    /// A private in-memory database.
+    ///
+    /// # Errors
+    /// When a migration fails.
+    pub fn in_memory() -> Result<Sqlite, StoreError> {
+        Sqlite::from_connection(Connection::open_in_memory()?)
+    }
+
+    fn from_connection(mut conn: Connection) -> Result<Sqlite, StoreError> {
+        // WAL + NORMAL: a committed move survives a crash of the process (the OS has it); only a power cut
+        // can lose the last moves. busy_timeout lets a second process (e.g. an inspection) share the file.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+        if conn.is_readonly(rusqlite::MAIN_DB)? {
+            return Err(StoreError::ReadOnly);
+        }
+        let applied: usize = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
+        for (i, sql) in MIGRATIONS.iter().enumerate().skip(applied) {
+            let tx = conn.transaction()?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", i + 1)?;
+            tx.commit()?;
+        }
+        Ok(Sqlite {
+            conn: Mutex::new(conn),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave a half-written statement (SQLite is transactional).
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Database for Sqlite {
+    fn with_conn(
+        &self,
+        work: &mut dyn FnMut(&dyn Conn) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        work(&On(&self.lock()))
+    }
+
+    fn transaction(
+        &self,
+        work: &mut dyn FnMut(&dyn Conn) -> Result<bool, StoreError>,
+    ) -> Result<(), StoreError> {
+        let mut conn = self.lock();
+        let tx = conn.transaction()?;
+        // Dropping the transaction uncommitted rolls it back.
+        if work(&On(&tx))? {
+            tx.commit()?;
+        }
+        Ok(())
+    }
+}
+
+/// Statements on a connection (a transaction derefs to its connection).
+struct On<'a>(&'a Connection);
+
+impl Conn for On<'_> {
+    fn execute(&self, sql: &str, params: &[&dyn Param]) -> Result<u64, StoreError> {
+        let changed = self
+            .0
+            .prepare_cached(sql)?
+            .execute(rusqlite::params_from_iter(params.iter().map(|p| p.value())))?;
+        Ok(changed as u64)
+    }
+
+    fn query(&self, sql: &str, params: &[&dyn Param]) -> Result<Vec<Row>, StoreError> {
+        let mut stmt = self.0.prepare_cached(sql)?;
+        let columns = stmt.column_count();
+        let mut rows = stmt.query(rusqlite::params_from_iter(params.iter().map(|p| p.value())))?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next()? {
+            let values = (0..columns)
+                .map(|i| value_of(row.get_ref(i)?))
+                .collect::<Result<_, StoreError>>()?;
+            out.push(Row(values));
+        }
+        Ok(out)
+    }
+}
+
+fn value_of(value: ValueRef<'_>) -> Result<Value, StoreError> {
+    Ok(match value {
+        ValueRef::Null => Value::Null,
+        ValueRef::Integer(i) => Value::Int(i),
+        ValueRef::Real(r) => Value::Real(r),
+        ValueRef::Text(t) => Value::Text(
+            std::str::from_utf8(t)
+                .map_err(|e| StoreError::Value(format!("text that is not UTF-8: {e}")))?
+                .to_string(),
+        ),
+        ValueRef::Blob(_) => return Err(StoreError::Value("a blob, which no column holds".into())),
+    })
+}
+
+impl ToSql for Value {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(match self {
+            Value::Null => ToSqlOutput::Borrowed(ValueRef::Null),
+            Value::Int(i) => ToSqlOutput::Borrowed(ValueRef::Integer(*i)),
+            Value::Real(r) => ToSqlOutput::Borrowed(ValueRef::Real(*r)),
+            Value::Text(t) => ToSqlOutput::Borrowed(ValueRef::Text(t.as_bytes())),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_the_process_may_not_write_is_refused_with_a_clear_message() {
+        let dir = std::env::temp_dir().join(format!("jungle-sqlite-ro-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.db");
+        let _ = std::fs::remove_file(&path);
+        drop(Sqlite::open(&path).unwrap());
+        // Root ignores file permissions, so the connection itself is opened read-only here.
+        let read_only =
+            Connection::open_with_flags(&path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+        let refused = Sqlite::from_connection(read_only).unwrap_err();
+        assert!(matches!(refused, StoreError::ReadOnly), "{refused}");
+        assert!(refused.to_string().contains("read-only"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
