@@ -1,0 +1,205 @@
+//! Faults in a deployment (issue 18.4): `jungle serve` behind nginx, started by `scripts/cluster`, with
+//! players that reach it only through nginx. A part is crashed in the middle of several games; every move a
+//! player saw acknowledged must still be there when the players come back, nothing they did not see may be
+//! there, the clocks must be right, and play (and the engine) must go on.
+
+mod cluster;
+mod player;
+
+use std::net::SocketAddr;
+
+use cluster::{Cluster, Topology};
+use player::{Player, Visitor, moves_of, ply_of};
+use serde_json::Value;
+
+/// Friend games played at once in each test (and one engine game).
+const FRIEND_GAMES: usize = 3;
+
+/// Five minutes a side: the clocks run, and no game can lose on time during a test.
+const TIMED: &str = r#""minutes":5,"increment":0"#;
+
+/// A game and what its players saw acknowledged.
+struct Game {
+    players: Vec<Player>,
+    /// Every move a player saw in a state from the server, in order: the moves that must never be lost.
+    acknowledged: Vec<String>,
+    /// Varies the moves played from game to game.
+    seed: usize,
+}
+
+impl Game {
+    async fn between_friends(addr: SocketAddr, seed: usize) -> Game {
+        let mut creator = Visitor::arrive(addr).await;
+        let id = creator
+            .create(&format!(r#"{{"opponent":"friend",{TIMED}}}"#))
+            .await;
+        let mut friend = Visitor::arrive(addr).await;
+        friend.join(&id).await;
+        let players = vec![creator.sit(&id).await, friend.sit(&id).await];
+        Game {
+            players,
+            acknowledged: Vec::new(),
+            seed,
+        }
+    }
+
+    async fn against_the_engine(addr: SocketAddr, seed: usize) -> Game {
+        let mut human = Visitor::arrive(addr).await;
+        let id = human
+            .create(&format!(
+                r#"{{"opponent":"engine","level":1,"side":"blue",{TIMED}}}"#
+            ))
+            .await;
+        Game {
+            players: vec![human.sit(&id).await],
+            acknowledged: Vec::new(),
+            seed,
+        }
+    }
+
+    fn id(&self) -> &str {
+        &self.players[0].id
+    }
+
+    fn state(&self) -> &Value {
+        &self.players[0].state
+    }
+
+    /// Plays `plies` more plies (the engine's replies count), each acknowledged before the next.
+    async fn play(&mut self, plies: usize) {
+        let target = self.acknowledged.len() + plies;
+        while self.acknowledged.len() < target {
+            let ply = self.acknowledged.len();
+            match self.players.iter_mut().find(|p| p.my_turn()) {
+                Some(mover) => {
+                    let mv = mover
+                        .play(ply * 7 + self.seed)
+                        .await
+                        .unwrap_or_else(|e| panic!("game {}: move {ply}: {e}", mover.id));
+                    self.acknowledged.push(mv);
+                }
+                // The engine's turn: its reply arrives as the next state.
+                None => {
+                    let player = &mut self.players[0];
+                    player
+                        .await_ply(ply + 1)
+                        .await
+                        .unwrap_or_else(|e| panic!("game {}: no engine reply: {e}", player.id));
+                    self.acknowledged.push(moves_of(&player.state)[ply].clone());
+                }
+            }
+            // Every player sees every move.
+            for player in &mut self.players {
+                player
+                    .await_ply(ply + 1)
+                    .await
+                    .unwrap_or_else(|e| panic!("game {}: {e}", player.id));
+            }
+            assert!(
+                self.state()["outcome"].is_null(),
+                "game {} ended: {}",
+                self.id(),
+                self.state()
+            );
+        }
+    }
+
+    /// Brings every player back after a fault: a connection that no longer answers is opened again through
+    /// nginx, and the state it recovers must hold exactly the acknowledged moves.
+    async fn recover(&mut self, clocks_before: &Clocks) {
+        for player in &mut self.players {
+            if !player.answers().await {
+                player.reconnect().await;
+            }
+            assert_eq!(
+                moves_of(&player.state),
+                self.acknowledged,
+                "game {}: the moves after the fault",
+                player.id
+            );
+        }
+        clocks_before.still_right(self.id(), self.state());
+    }
+
+    fn reconnections(&self) -> usize {
+        self.players.iter().map(|p| p.reconnections).sum()
+    }
+}
+
+/// A game's clocks as the players last saw them before a fault.
+struct Clocks {
+    running: String,
+    waiting_ms: u64,
+}
+
+impl Clocks {
+    fn of(state: &Value) -> Clocks {
+        let clock = &state["clock"];
+        let running = clock["running"]
+            .as_str()
+            .expect("a running clock")
+            .to_string();
+        let waiting = if running == "blue" { "red" } else { "blue" };
+        Clocks {
+            waiting_ms: clock[format!("{waiting}_ms")].as_u64().unwrap(),
+            running,
+        }
+    }
+
+    /// The same side's clock runs, the waiting side keeps exactly its time (no time passes for a side that
+    /// is not to move, whatever happened to the servers), and the running one has time left within the game's.
+    fn still_right(&self, id: &str, state: &Value) {
+        let after = Clocks::of(state);
+        assert_eq!(after.running, self.running, "game {id}: {state}");
+        assert_eq!(after.waiting_ms, self.waiting_ms, "game {id}: {state}");
+        let running_ms = state["clock"][format!("{}_ms", self.running)]
+            .as_u64()
+            .unwrap();
+        assert!(
+            (1..=5 * 60 * 1000).contains(&running_ms),
+            "game {id}: {state}"
+        );
+    }
+}
+
+/// Several friend games and an engine game, under way (past their first moves, so the clocks run).
+async fn games_under_way(addr: SocketAddr) -> Vec<Game> {
+    let mut games = Vec::new();
+    for seed in 0..FRIEND_GAMES {
+        games.push(Game::between_friends(addr, seed).await);
+    }
+    games.push(Game::against_the_engine(addr, FRIEND_GAMES).await);
+    for game in &mut games {
+        game.play(4).await;
+    }
+    games
+}
+
+async fn recover_all(games: &mut [Game], clocks: &[Clocks]) {
+    for (game, clocks) in games.iter_mut().zip(clocks) {
+        game.recover(clocks).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_node_loses_no_acknowledged_move_and_play_goes_on() {
+    let cluster = Cluster::start("kill-node", Topology::OneNodeOnSqlite);
+    let mut games = games_under_way(cluster.addr).await;
+    let clocks: Vec<Clocks> = games.iter().map(|g| Clocks::of(g.state())).collect();
+
+    cluster.kill("node1");
+    // The only node comes back (with more nodes, nginx sends the players to the others meanwhile).
+    cluster.restart("node1");
+    recover_all(&mut games, &clocks).await;
+    let reconnected: usize = games.iter().map(Game::reconnections).sum();
+    assert!(
+        reconnected > 0,
+        "nobody lost a connection: was a node killed?"
+    );
+
+    // Play goes on, the engine answers.
+    for game in &mut games {
+        game.play(4).await;
+        assert_eq!(ply_of(game.state()), 8);
+    }
+}
