@@ -20,6 +20,8 @@ const PORTS_USED: u16 = 12;
 pub enum Topology {
     /// One node on a SQLite file: no PostgreSQL, no NATS.
     OneNodeOnSqlite,
+    /// Three nodes on PostgreSQL and NATS.
+    ThreeNodes,
 }
 
 pub struct Cluster {
@@ -62,6 +64,7 @@ impl Cluster {
             .args(["--port", &port.to_string()]);
         match topology {
             Topology::OneNodeOnSqlite => command.arg("--sqlite"),
+            Topology::ThreeNodes => command.args(["--nodes", "3"]),
         };
         let mut script = command
             .env("JUNGLE_BIN", env!("CARGO_BIN_EXE_jungle"))

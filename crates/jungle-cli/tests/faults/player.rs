@@ -228,8 +228,8 @@ impl Player {
     }
 
     /// Plays a legal move (the `choice`-th, round the list) and waits for its acknowledgement: the state with
-    /// the move in it. `Err` with the server's refusal or the lost connection: the move was not acknowledged.
-    pub async fn play(&mut self, choice: usize) -> Result<String, String> {
+    /// the move in it. `Err`: the move was not acknowledged, and why.
+    pub async fn play(&mut self, choice: usize) -> Result<String, NotPlayed> {
         assert!(self.my_turn(), "game {}: not {}'s turn", self.id, self.seat);
         let legal: Vec<&str> = self.state["legal"]
             .as_array()
@@ -240,9 +240,10 @@ impl Player {
         let mv = legal[choice % legal.len()].to_string();
         let ply = ply_of(&self.state);
         self.send(&format!(r#"{{"type":"move","move":"{mv}"}}"#))
-            .await?;
+            .await
+            .map_err(NotPlayed::Lost)?;
         loop {
-            let message = self.next().await?;
+            let message = self.next().await.map_err(NotPlayed::Lost)?;
             match message["type"].as_str() {
                 Some("state") => {
                     self.state = message;
@@ -251,11 +252,20 @@ impl Player {
                         return Ok(mv);
                     }
                 }
-                Some("error") => return Err(message["message"].to_string()),
+                Some("error") => return Err(NotPlayed::Refused(message["message"].to_string())),
                 _ => {}
             }
         }
     }
+}
+
+/// Why a move was not acknowledged.
+#[derive(Debug)]
+pub enum NotPlayed {
+    /// The server answered with an error (the game is unchanged).
+    Refused(String),
+    /// The connection closed, or nothing came back.
+    Lost(String),
 }
 
 pub fn ply_of(state: &Value) -> usize {
