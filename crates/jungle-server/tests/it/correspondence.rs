@@ -128,6 +128,43 @@ async fn the_your_turn_list_shows_whose_move_it_is() {
     server.kill();
 }
 
+#[tokio::test]
+async fn a_correspondence_games_rematch_has_its_days_per_move_and_both_players() {
+    let db = temp_dir("correspondence-rematch").join("games.db");
+    let server = IsolatedServer::start(db);
+    let addr = server.addr;
+    let alice = Person::sign_up(addr, "alice1").await;
+    let bob = Person::sign_up(addr, "bob2").await;
+    let seek = open_seek(addr, &alice, r#"{"days":5,"colour":"blue"}"#).await;
+    let (game, bob_cookie) = accept(addr, &bob, &seek).await;
+    let mut red = Client::connect(addr, &game, Some(&bob_cookie)).await;
+    red.send_text(r#"{"type":"resign"}"#).await;
+    red.wait_for(|state| !state["outcome"].is_null()).await;
+
+    // Alice asks by her account alone; Bob's seat in the rematch is his by account too.
+    let (status, _, rematch) = alice
+        .send(addr, "POST", &format!("/api/games/{game}/rematch"), "")
+        .await;
+    assert_eq!(status, 200, "{rematch}");
+    assert_eq!(rematch["seat"], "red");
+    let new = rematch["id"].as_str().unwrap().to_string();
+    let state = game_state(&server, &new).await;
+    assert_eq!(state["correspondence"]["days_per_move"], 5, "{state}");
+    assert!(state["clock"].is_null());
+    let (_, _, mine) = bob.send(addr, "GET", "/api/lobby/mine", "").await;
+    let listed = mine["games"].as_array().unwrap();
+    assert!(
+        listed
+            .iter()
+            .any(|g| g["id"] == new.as_str() && g["my_turn"] == true),
+        "Bob is Blue and to move: {mine}"
+    );
+    let bob_seat = seat_cookie(addr, &bob, &new).await;
+    let blue = Client::connect(addr, &new, Some(&bob_seat)).await;
+    assert_eq!(blue.seat.as_deref(), Some("blue"));
+    server.kill();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_the_browser_a_correspondence_game_goes_on_across_a_server_restart() {
     use crate::lobby::sign_up_in_browser;
