@@ -35,13 +35,15 @@ fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/cluster")
 }
 
-/// A base port whose next [`PORTS_USED`] ports are all free now.
+/// A base port whose next [`PORTS_USED`] ports are all free now. They are taken below 32,768, where Linux's
+/// own ports for outgoing connections begin (`ip_local_port_range`): a machine busy with many connections (a
+/// load test) holds thousands of those.
 fn free_ports() -> u16 {
     // Spread by process id, so tests running at once rarely try the same ports.
     let seed = std::process::id().wrapping_mul(97);
-    (0..100u32)
+    (0..200u32)
         .map(|attempt| {
-            (20_000 + seed.wrapping_add(attempt * 2 * u32::from(PORTS_USED)) % 40_000) as u16
+            (10_000 + seed.wrapping_add(attempt * 2 * u32::from(PORTS_USED)) % 22_000) as u16
         })
         .find(|&base| {
             (base..base + PORTS_USED).all(|port| TcpListener::bind(("127.0.0.1", port)).is_ok())

@@ -167,7 +167,7 @@ async fn a_correspondence_games_rematch_has_its_days_per_move_and_both_players()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_the_browser_a_correspondence_game_goes_on_across_a_server_restart() {
-    use crate::lobby::sign_up_in_browser;
+    use crate::lobby::seek_accepted_in_browser;
     use crate::support::browser::{Chrome, click, click_move, eval, wait_until};
 
     let db = temp_dir("e2e-correspondence").join("games.db");
@@ -177,28 +177,12 @@ async fn in_the_browser_a_correspondence_game_goes_on_across_a_server_restart() 
     let chrome = Chrome::launch("correspondence", 1200, 900).await;
 
     // Alice opens a rated seek of two days per move as Blue; Bob accepts.
-    let alice = chrome.person(&format!("{base}/")).await;
-    sign_up_in_browser(&alice, "alice").await;
-    alice.goto(format!("{base}/lobby").as_str()).await.unwrap();
-    wait_until(&alice, "!document.getElementById('create-card').hidden && document.getElementById('days').options.length > 0").await;
-    alice
-        .evaluate("const kind = document.getElementById('time-kind'); kind.value = 'days'; kind.dispatchEvent(new Event('change')); document.getElementById('days').value = '2'; document.getElementById('rated').value = 'true'; document.getElementById('colour').value = 'blue';")
-        .await
-        .unwrap();
-    click(&alice, "#create-seek").await;
-    wait_until(&alice, "document.querySelector('#seeks li[data-seek]')").await;
-    let bob = chrome.person(&format!("{base}/")).await;
-    sign_up_in_browser(&bob, "bob").await;
-    bob.goto(format!("{base}/lobby").as_str()).await.unwrap();
-    wait_until(
-        &bob,
-        "document.querySelector('#seeks li[data-seek] button.primary')",
+    let (alice, bob, _) = seek_accepted_in_browser(
+        &chrome,
+        &base,
+        "const kind = document.getElementById('time-kind'); kind.value = 'days'; kind.dispatchEvent(new Event('change')); document.getElementById('days').value = '2'; document.getElementById('rated').value = 'true'; document.getElementById('colour').value = 'blue';",
     )
     .await;
-    click(&bob, "#seeks li[data-seek] button.primary").await;
-    let seated = "location.pathname.startsWith('/game/') && window.jungle && window.jungle.state && window.jungle.seat";
-    wait_until(&alice, seated).await;
-    wait_until(&bob, seated).await;
     let game: String = eval(&bob, "window.jungle.state.id").await;
     let days: u64 = eval(&bob, "window.jungle.state.correspondence.days_per_move").await;
     assert_eq!(days, 2);
