@@ -20,6 +20,7 @@ pub mod memory;
 pub mod presence;
 pub mod profile;
 pub mod protocol;
+pub mod proxy;
 pub mod puzzles;
 pub mod rate;
 pub mod ratings;
@@ -27,7 +28,7 @@ pub mod room;
 pub mod store;
 pub mod ws;
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -69,6 +70,9 @@ pub struct Config {
     pub static_dir: Option<PathBuf>,
     /// Work with other nodes on the same database through a broker (none: a single server).
     pub cluster: Option<ClusterConfig>,
+    /// Reverse proxies (nginx in front of the nodes) whose `X-Forwarded-For` names the client; none by
+    /// default, so a client cannot pick its own address.
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 impl Config {
@@ -82,6 +86,7 @@ impl Config {
             public_origin: None,
             static_dir: None,
             cluster: None,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -113,6 +118,7 @@ pub struct Server {
     pub listener: tokio::net::TcpListener,
     pub state: AppState,
     pub static_dir: Option<PathBuf>,
+    pub trusted_proxies: proxy::TrustedProxies,
 }
 
 impl Server {
@@ -161,6 +167,7 @@ impl Server {
             listener,
             state,
             static_dir: config.static_dir.clone(),
+            trusted_proxies: proxy::TrustedProxies::new(&config.trusted_proxies),
         })
     }
 
@@ -173,20 +180,29 @@ impl Server {
     /// # Errors
     /// When accepting connections fails.
     pub async fn run(self) -> Result<(), ServeError> {
-        axum::serve(self.listener, service(self.state, self.static_dir)).await?;
+        let app = service(self.state, self.static_dir, self.trusted_proxies);
+        axum::serve(self.listener, app).await?;
         Ok(())
     }
 }
 
-/// The application as a service that knows each connection's address (limits are per client address).
+/// The application as a service that knows each connection's address (limits are per client address), or
+/// the client's behind a trusted proxy.
 fn service(
     state: AppState,
     static_dir: Option<PathBuf>,
+    trusted_proxies: proxy::TrustedProxies,
 ) -> axum::extract::connect_info::IntoMakeServiceWithConnectInfo<Router, SocketAddr> {
-    let router = match static_dir {
+    let mut router = match static_dir {
         Some(dir) => app_with_static_dir(state, dir),
         None => app(state),
     };
+    if !trusted_proxies.is_empty() {
+        router = router.layer(axum::middleware::from_fn_with_state(
+            trusted_proxies,
+            proxy::real_client,
+        ));
+    }
     router.into_make_service_with_connect_info::<SocketAddr>()
 }
 
@@ -228,7 +244,8 @@ pub fn run_blocking(
         let addr = server.local_addr()?;
         tracing::info!(%addr, "listening");
         on_listening(addr);
-        axum::serve(server.listener, service(server.state, server.static_dir))
+        let app = service(server.state, server.static_dir, server.trusted_proxies);
+        axum::serve(server.listener, app)
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })

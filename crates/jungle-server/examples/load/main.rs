@@ -226,6 +226,15 @@ fn summary(options: &Options, outcome: &Outcome) -> String {
     for (kind, count) in &report.failures {
         let _ = writeln!(text, "  {count} x {kind}");
     }
+    if options.processes > 0 {
+        let _ = writeln!(
+            text,
+            "client processes: {:.1} s CPU in the window, {:.3} ms a move; waited {:.1} s for a CPU",
+            report.client_cpu_ms as f64 / 1000.0,
+            report.client_cpu_ms as f64 / report.moves.max(1) as f64,
+            report.client_wait_ms as f64 / 1000.0
+        );
+    }
     match &outcome.spent {
         None => {}
         Some(Err(e)) => {
@@ -234,10 +243,14 @@ fn summary(options: &Options, outcome: &Outcome) -> String {
         Some(Ok(spent)) => {
             let per_move = spent.cpu.as_secs_f64() * 1000.0 / report.moves.max(1) as f64;
             let games = in_play.last().copied().unwrap_or(0).max(1);
+            let waited = match spent.waiting {
+                Some(waiting) => format!("; waited {:.1} s for a CPU", waiting.as_secs_f64()),
+                None => String::new(),
+            };
             let _ = writeln!(
                 text,
                 "watched servers: {:.1} s CPU in {:.1} s ({:.2} cores), {per_move:.3} ms CPU a move; {} MiB \
-                 resident at the end = {:.0} KiB a game in play",
+                 resident at the end = {:.0} KiB a game in play{waited}",
                 spent.cpu.as_secs_f64(),
                 spent.wall.as_secs_f64(),
                 spent.cpu.as_secs_f64() / spent.wall.as_secs_f64().max(0.001),

@@ -101,6 +101,10 @@ pub struct Report {
     pub games_in_play: Vec<u64>,
     /// How long the window lasted: until its end, or until the last slot stopped (`--moves`).
     pub window_ms: u64,
+    /// CPU time the client process spent in the window, and how long its threads were ready to run but
+    /// waited for a CPU (Linux; 0 elsewhere).
+    pub client_cpu_ms: u64,
+    pub client_wait_ms: u64,
     /// Failures by kind ([`Failure`]'s text).
     pub failures: BTreeMap<String, u64>,
 }
@@ -134,6 +138,8 @@ impl Report {
             *sum += count;
         }
         self.window_ms = self.window_ms.max(other.window_ms);
+        self.client_cpu_ms += other.client_cpu_ms;
+        self.client_wait_ms += other.client_wait_ms;
         for (kind, count) in other.failures {
             *self.failures.entry(kind).or_default() += count;
         }
@@ -198,6 +204,7 @@ mod tests {
             opponent_latency_us: vec![1, 2],
             games_in_play: vec![3, 4],
             window_ms: 1000,
+            client_cpu_ms: 5,
             ..Report::default()
         };
         a.fail(&Failure::Status {
@@ -210,6 +217,7 @@ mod tests {
             opponent_latency_us: vec![3],
             games_in_play: vec![5, 6, 7],
             window_ms: 1500,
+            client_cpu_ms: 7,
             ..Report::default()
         };
         b.fail(&Failure::Status {
@@ -225,6 +233,7 @@ mod tests {
         assert_eq!(a.opponent_latency_us, vec![1, 2, 3]);
         assert_eq!(a.games_in_play, vec![8, 10, 7]);
         assert_eq!(a.window_ms, 1500);
+        assert_eq!(a.client_cpu_ms, 12);
         assert_eq!(a.moves_per_second(), 2.0);
         assert_eq!(a.failures["create game: HTTP 503"], 2);
         assert_eq!(

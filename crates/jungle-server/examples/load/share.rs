@@ -11,6 +11,7 @@ use crate::game::{self, Plan};
 use crate::options::Options;
 use crate::report::Report;
 use crate::target::{self, Target};
+use crate::watch::Watch;
 
 /// What one client process plays: slots `first..first + count` of `total`. Times are on the wall clock
 /// (milliseconds since the Unix epoch) so that every process begins each slot and samples each second at the
@@ -87,6 +88,7 @@ pub async fn play(share: &Share) -> Report {
         moves_per_slot: share.moves_per_slot,
         in_play: AtomicU64::new(0),
     });
+    let own_usage = Watch::start(vec![std::process::id()], window_start, end);
     let samples = Arc::new(Mutex::new(Vec::new()));
     let sampler = tokio::spawn(sample_in_play(Arc::clone(&plan), Arc::clone(&samples)));
     let slots: Vec<_> = (share.first..share.first + share.count)
@@ -110,6 +112,10 @@ pub async fn play(share: &Share) -> Report {
     let stopped = Instant::now().min(end);
     report.window_ms = stopped.saturating_duration_since(window_start).as_millis() as u64;
     sampler.abort();
+    if let Some(Ok(spent)) = own_usage.finish() {
+        report.client_cpu_ms = spent.cpu.as_millis() as u64;
+        report.client_wait_ms = spent.waiting.unwrap_or_default().as_millis() as u64;
+    }
     report.games_in_play = std::mem::take(&mut samples.lock().expect("samples"));
     report
 }

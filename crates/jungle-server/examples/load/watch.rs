@@ -1,4 +1,5 @@
-//! The CPU time and memory of the server processes under load (`--watch-pids`), read from Linux's /proc.
+//! The CPU time, CPU wait and memory of the server processes under load (`--watch-pids`) and of the client
+//! processes, read from Linux's /proc.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -8,6 +9,9 @@ use std::time::{Duration, Instant};
 pub struct Usage {
     /// User and system CPU time since each process started.
     pub cpu: Duration,
+    /// Time its living threads were ready to run but waited for a CPU (the machine's other work), when the
+    /// kernel keeps scheduler statistics.
+    pub waiting: Option<Duration>,
     pub resident_kib: u64,
 }
 
@@ -26,7 +30,26 @@ pub fn usage(pid: u32) -> Result<Usage, String> {
     };
     let stat = read("stat")?;
     let status = read("status")?;
-    parse(&stat, &status).ok_or_else(|| format!("/proc/{pid}: unexpected contents"))
+    let mut usage =
+        parse(&stat, &status).ok_or_else(|| format!("/proc/{pid}: unexpected contents"))?;
+    usage.waiting = waiting(pid);
+    Ok(usage)
+}
+
+/// The run-queue wait of every thread of `pid`: the second field of /proc/PID/task/TID/schedstat, in ns.
+/// `None` when the kernel keeps no such statistics; a thread that ends meanwhile is left out.
+fn waiting(pid: u32) -> Option<Duration> {
+    std::fs::metadata(format!("/proc/{pid}/schedstat")).ok()?;
+    let nanos = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .ok()?
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok())
+        .filter_map(|schedstat| schedstat_wait_ns(&schedstat))
+        .sum();
+    Some(Duration::from_nanos(nanos))
+}
+
+fn schedstat_wait_ns(schedstat: &str) -> Option<u64> {
+    schedstat.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn parse(stat: &str, status: &str) -> Option<Usage> {
@@ -44,6 +67,7 @@ fn parse(stat: &str, status: &str) -> Option<Usage> {
         .ok()?;
     Some(Usage {
         cpu: Duration::from_millis((utime + stime) * 1000 / TICKS_PER_SECOND),
+        waiting: None,
         resident_kib,
     })
 }
@@ -52,11 +76,13 @@ fn parse(stat: &str, status: &str) -> Option<Usage> {
 pub fn total(pids: &[u32]) -> Result<Usage, String> {
     let mut sum = Usage {
         cpu: Duration::ZERO,
+        waiting: Some(Duration::ZERO),
         resident_kib: 0,
     };
     for &pid in pids {
         let one = usage(pid)?;
         sum.cpu += one.cpu;
+        sum.waiting = sum.waiting.zip(one.waiting).map(|(a, b)| a + b);
         sum.resident_kib += one.resident_kib;
     }
     Ok(sum)
@@ -77,6 +103,8 @@ pub struct Watch {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spent {
     pub cpu: Duration,
+    /// Ready to run but waiting for a CPU (threads that ended meanwhile are not counted).
+    pub waiting: Option<Duration>,
     pub wall: Duration,
     /// At the end of the window.
     pub resident_kib: u64,
@@ -126,6 +154,10 @@ impl Watch {
             let after = after?;
             Ok(Spent {
                 cpu: after.cpu.saturating_sub(before.cpu),
+                waiting: after
+                    .waiting
+                    .zip(before.waiting)
+                    .map(|(after, before)| after.saturating_sub(before)),
                 wall: ended - began,
                 resident_kib: after.resident_kib,
             })
@@ -146,10 +178,13 @@ mod tests {
             parse(stat, status),
             Some(Usage {
                 cpu: Duration::from_secs(3),
+                waiting: None,
                 resident_kib: 123_456
             })
         );
         assert_eq!(parse("4242 (x) S 1", status), None);
+        assert_eq!(schedstat_wait_ns("5000 7000 12\n"), Some(7000));
+        assert_eq!(schedstat_wait_ns("5000"), None);
     }
 
     #[tokio::test]
