@@ -122,7 +122,7 @@ impl Server {
             config.public_origin.clone(),
         );
         let resumed = state.resume()?;
-        tracing::info!(db = %config.db.display(), resumed, "games reopened");
+        tracing::info!(db = %Store::describe(&config.db), resumed, "games reopened");
         // Correspondence games whose time ran out while the server was down are decided now.
         correspondence::sweep(&state)?;
         let sweeper = Arc::downgrade(&state);
