@@ -7,9 +7,9 @@
 //! `--nodes N` per move for both sides (50 ms when neither is given; nodes make the work the same whatever else
 //! the machine runs), `--level L` of the AI (8), `--rules OPTS` (standard), `--seed S` (1), `--worlds W` and
 //! `--vote 0|1` (worlds per move and whether they vote; the level's by default), `--contempt CP` (what a draw
-//! found in the search costs the AI) and `--history 0|1` (the worlds' searches see the quiet moves since the
-//! last attack). Colours alternate;
-//! every setup is random; a game still going after 300 plies counts as a draw.
+//! found in the search costs the AI), `--history 0|1` (the worlds' searches see the quiet moves since the last
+//! attack) and `--keep-world 0|1` (the first world keeps last move's animals where the game allows). Colours
+//! alternate; every setup is random; a game still going after 300 plies counts as a draw.
 
 use std::time::Duration;
 
@@ -41,6 +41,7 @@ struct Options {
     vote: Option<bool>,
     contempt: Option<i32>,
     history: Option<bool>,
+    keep_world: Option<bool>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -55,6 +56,7 @@ fn parse_args() -> Result<Options, String> {
         vote: None,
         contempt: None,
         history: None,
+        keep_world: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
@@ -87,6 +89,7 @@ fn parse_args() -> Result<Options, String> {
             "--worlds" => options.worlds = Some(number()?.max(1) as usize),
             "--vote" => options.vote = Some(number()? != 0),
             "--history" => options.history = Some(number()? != 0),
+            "--keep-world" => options.keep_world = Some(number()? != 0),
             "--contempt" => {
                 options.contempt = Some(
                     value
@@ -127,6 +130,7 @@ fn main() {
             vote: options.vote.unwrap_or(level_plan.vote),
             contempt: options.contempt.unwrap_or(level_plan.contempt),
             history: options.history.unwrap_or(level_plan.history),
+            keep_world: options.keep_world.unwrap_or(level_plan.keep_world),
             ..level_plan
         });
         let mut truth = HiddenAi::new(options.level, rng.random());

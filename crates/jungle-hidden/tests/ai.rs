@@ -1,6 +1,8 @@
 //! The AI plays from its view only, reads behaviour into its belief, and beats random play.
 
-use jungle_hidden::ai::{Belief, Budget, HiddenAi, OneWorld, QuietStretch};
+use jungle_hidden::ai::{
+    Assignment, Belief, Budget, HiddenAi, OneWorld, QuietStretch, sample_world_keeping,
+};
 use jungle_hidden::{Arrangement, HiddenGame};
 use jungle_rules::{Animal, Rules, Side, Square};
 use rand::rngs::StdRng;
@@ -37,6 +39,91 @@ fn the_choice_does_not_change_when_only_hidden_information_does() {
         let choice_b = HiddenAi::new(level, 11).choose(&b.view(Some(Side::Blue)), None);
         assert!(choice_a.is_some());
         assert_eq!(choice_a, choice_b, "level {level}");
+    }
+}
+
+#[test]
+fn the_choices_of_an_ai_kept_over_moves_do_not_change_when_only_hidden_information_does() {
+    // The top levels keep last move's world: what they keep must come from the views alone too.
+    let mut a = game("TECDLWPR", "RPWEDCLT");
+    let mut b = game("TECDLWPR", "LTWEDCRP");
+    let mut ai_a = HiddenAi::new(8, 5);
+    let mut ai_b = HiddenAi::new(8, 5);
+    for moves in ["a3a4 b8b9", "a4a5 b9b8", "g3g4 g9g8"] {
+        for g in [&mut a, &mut b] {
+            play(g, moves);
+        }
+        let view = a.view(Some(Side::Blue));
+        assert_eq!(view, b.view(Some(Side::Blue)));
+        let choice_a = ai_a.choose_within(&view, Budget::nodes(20_000));
+        let choice_b = ai_b.choose_within(&b.view(Some(Side::Blue)), Budget::nodes(20_000));
+        assert!(choice_a.is_some());
+        assert_eq!(choice_a, choice_b, "after {moves}");
+    }
+}
+
+fn sorted(mut assignment: Assignment) -> Assignment {
+    assignment.sort_unstable();
+    assignment
+}
+
+#[test]
+fn a_kept_world_changes_only_where_the_game_contradicts_it() {
+    // Red: a7 Rat, c7 Leopard, e7 Wolf, g7 Elephant, b8 Dog, f8 Cat, a9 Lion, g9 Tiger; Blue knows none of them.
+    let mut g = game("TECDLWPR", "RPWEDCLT");
+    play(&mut g, "g3g4 a7a6");
+    let view = g.view(Some(Side::Blue));
+    let belief = Belief::of(&view, Side::Red, true);
+    for seed in 0..20 {
+        let (_, first) =
+            sample_world_keeping(&view, &belief, &[], &mut StdRng::seed_from_u64(seed)).unwrap();
+        assert_eq!(first.len(), 8);
+        // Quiet moves contradict nothing: the same animals, whatever the random draws.
+        let mut quiet = g.clone();
+        play(&mut quiet, "g4g5 b8b9");
+        let later = quiet.view(Some(Side::Blue));
+        let later_belief = Belief::of(&later, Side::Red, true);
+        let (world, kept) = sample_world_keeping(
+            &later,
+            &later_belief,
+            &first,
+            &mut StdRng::seed_from_u64(seed + 100),
+        )
+        .unwrap();
+        assert_eq!(sorted(kept.clone()), sorted(first.clone()));
+        for (origin, animal) in &kept {
+            let (square, _) = later.pieces().find(|(_, s)| s.origin == *origin).unwrap();
+            assert_eq!(world.piece_at(square).unwrap().animal, *animal);
+        }
+        // The piece from a7 swims (b6 is water): it is the Rat. The piece the world made the Rat takes the
+        // animal the world had given the a7 piece; every other piece keeps its animal.
+        let mut revealed = g.clone();
+        play(&mut revealed, "g4g5 a6b6");
+        let later = revealed.view(Some(Side::Blue));
+        let later_belief = Belief::of(&later, Side::Red, true);
+        let (_, kept) = sample_world_keeping(
+            &later,
+            &later_belief,
+            &first,
+            &mut StdRng::seed_from_u64(seed + 200),
+        )
+        .unwrap();
+        let a7_animal = first.iter().find(|(o, _)| *o == Square::A7).unwrap().1;
+        let expected: Assignment = first
+            .iter()
+            .filter(|(origin, _)| *origin != Square::A7)
+            .map(|&(origin, animal)| {
+                (
+                    origin,
+                    if animal == Animal::Rat {
+                        a7_animal
+                    } else {
+                        animal
+                    },
+                )
+            })
+            .collect();
+        assert_eq!(sorted(kept), sorted(expected), "seed {seed}");
     }
 }
 

@@ -343,10 +343,8 @@ async fn rematch_game(
         ));
     };
     let (new_id, new_seat, token) = hub.rematch(&room, seat, client)?;
-    if let Some(account) = &viewer
-        && let Some(new_room) = hub.room(&new_id)?
-    {
-        hub.bind_seat(&new_room, new_seat, account)?;
+    if let Some(new_room) = hub.room(&new_id)? {
+        hub.bind_rematch_seats(&room, &new_room, new_seat, viewer.as_ref())?;
     }
     let url = format!("/game/{new_id}");
     Ok((

@@ -135,7 +135,8 @@ export class JungleBoard {
 
   setFlipped(flipped) {
     this.flipped = flipped;
-    this.render();
+    // Before the first position there is nothing to draw (set draws it the right way up).
+    if (this.position) this.render();
   }
 
   // The moves a click may make now: the legal ones on the player's turn, else the premoves.

@@ -93,12 +93,32 @@ impl Belief {
     /// in proportion to the weights; a piece whose remaining weights are all zero (the facts were read
     /// approximately) takes a remaining animal uniformly.
     pub fn sample(&self, rng: &mut impl Rng) -> Vec<(Square, Animal)> {
-        let mut order: Vec<usize> = (0..self.pieces.len()).collect();
+        self.sample_keeping(rng, |_| None)
+    }
+
+    /// Like [`Belief::sample`], but each piece for which `kept` names an animal it may still be (a candidate
+    /// no other piece has kept, with a weight above zero) keeps it; only the others are drawn.
+    pub fn sample_keeping(
+        &self,
+        rng: &mut impl Rng,
+        kept: impl Fn(Square) -> Option<Animal>,
+    ) -> Vec<(Square, Animal)> {
+        let mut left = self.candidates.clone();
+        let mut assignment = Vec::with_capacity(self.pieces.len());
+        let mut order: Vec<usize> = Vec::with_capacity(self.pieces.len());
+        for (i, (square, weights)) in self.pieces.iter().enumerate() {
+            let keeps = kept(*square).and_then(|animal| {
+                let at = left.iter().position(|&a| a == animal)?;
+                (weights[animal.index()] > 0.0).then_some(at)
+            });
+            match keeps {
+                Some(at) => assignment.push((*square, left.swap_remove(at))),
+                None => order.push(i),
+            }
+        }
         for i in (1..order.len()).rev() {
             order.swap(i, rng.random_range(0..=i));
         }
-        let mut left = self.candidates.clone();
-        let mut assignment = Vec::with_capacity(order.len());
         for i in order {
             let (square, weights) = &self.pieces[i];
             if left.is_empty() {

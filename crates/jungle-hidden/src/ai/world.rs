@@ -11,14 +11,45 @@ use crate::moves::Effect;
 /// How many draws [`sample`] makes before giving up on an assignment the placement rules refuse.
 const TRIES: usize = 16;
 
+/// An animal for each unknown piece, the piece named by its start square (which it keeps for the whole game,
+/// so an assignment made for one view can be carried to a later one).
+pub type Assignment = Vec<(Square, Animal)>;
+
 /// A position consistent with `view`, the unknown pieces drawn from `belief`; `None` when no valid one was drawn.
 pub fn sample(view: &View, belief: &Belief, rng: &mut impl Rng) -> Option<Position> {
+    sample_keeping(view, belief, &[], rng).map(|(world, _)| world)
+}
+
+/// A position consistent with `view` in which every unknown piece keeps the animal `kept` gave it, while the
+/// view still allows it; only the pieces the game has since contradicted (a reveal took their animal, the
+/// terrain ruled it out) are drawn from `belief`. With the last move's assignment it is the last move's world,
+/// changed as little as the game demands. Returns the world with its assignment; `None` when no valid one was
+/// drawn.
+pub fn sample_keeping(
+    view: &View,
+    belief: &Belief,
+    kept: &[(Square, Animal)],
+    rng: &mut impl Rng,
+) -> Option<(Position, Assignment)> {
     (0..TRIES).find_map(|_| {
-        let assignment = belief.sample(rng);
-        realise(view, |sq, _| {
-            assignment.iter().find(|(s, _)| *s == sq).map(|&(_, a)| a)
-        })
+        let drawn = belief.sample_keeping(rng, |sq| {
+            view.piece_at(sq)
+                .and_then(|seen| animal_of(kept, seen.origin))
+        });
+        let assignment: Assignment = drawn
+            .iter()
+            .filter_map(|&(sq, animal)| view.piece_at(sq).map(|seen| (seen.origin, animal)))
+            .collect();
+        let world = realise(view, |_, origin| animal_of(&assignment, origin))?;
+        Some((world, assignment))
     })
+}
+
+fn animal_of(assignment: &[(Square, Animal)], origin: Square) -> Option<Animal> {
+    assignment
+        .iter()
+        .find(|(o, _)| *o == origin)
+        .map(|&(_, animal)| animal)
 }
 
 /// The position of `view` with each piece the viewer does not know given the animal `unknown(square, origin)`

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use axum::http::HeaderMap;
-use jungle_rules::Side;
+use jungle_rules::{BySide, Side};
 
 use super::Account;
 use crate::hub::{Hub, HubError, NewGame};
@@ -24,6 +24,40 @@ impl Hub {
             state.generation += 1;
         }
         room.notify();
+        Ok(())
+    }
+
+    /// Seats the accounts of a finished game's players in its rematch `new`, each on the other side, so a
+    /// rematch between two accounts is theirs on any device whoever asked for it. The asker, now in
+    /// `asker_seat`, is seated by their account `asker` when their old seat was a guest's. Seats already bound
+    /// stay as they are (asking again binds nothing new).
+    ///
+    /// # Errors
+    /// When the database cannot be read or written.
+    pub fn bind_rematch_seats(
+        &self,
+        old: &Room,
+        new: &Room,
+        asker_seat: Side,
+        asker: Option<&Account>,
+    ) -> Result<(), HubError> {
+        let (blue, red) = self.store.seat_accounts(&old.id)?;
+        let players = BySide::new(blue, red);
+        let (blue, red) = self.store.seat_accounts(&new.id)?;
+        let bound = BySide::new(blue, red);
+        for side in [Side::Blue, Side::Red] {
+            if bound[side].is_some() {
+                continue;
+            }
+            let account = match players[side.opponent()] {
+                Some(id) => self.store.account_by_id(id)?,
+                None if side == asker_seat => asker.cloned(),
+                None => None,
+            };
+            if let Some(account) = account {
+                self.bind_seat(new, side, &account)?;
+            }
+        }
         Ok(())
     }
 

@@ -611,6 +611,89 @@ async fn a_game_between_two_accounts_seats_both_by_account() {
     server.kill().await;
 }
 
+#[tokio::test]
+async fn a_rematch_between_two_accounts_seats_both_by_account() {
+    let server = server("accounts-rematch").await;
+    let addr = server.addr;
+    let ann = sign_up(addr, "Ann", "correct horse").await;
+    let bob = sign_up(addr, "Bob", "correct horse").await;
+    let (status, headers, body) = http(
+        addr,
+        "POST",
+        "/api/games",
+        r#"{"opponent":"friend","side":"blue"}"#,
+        Some(&ann),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let id = json_of(&body)["id"].as_str().unwrap().to_string();
+    let ann_seat = set_cookies(&headers)
+        .find(|c| c.starts_with("seat_"))
+        .unwrap()
+        .to_string();
+    let (status, _, body) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        "",
+        Some(&bob),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    // Bob, seated by his account alone, resigns.
+    let mut red = crate::support::Client::connect(addr, &id, Some(&bob)).await;
+    red.send_text(r#"{"type":"resign"}"#).await;
+    red.wait_for(|state| !state["outcome"].is_null()).await;
+
+    // Ann asks for the rematch with her seat cookie: she is Red there, Bob is Blue by his account, on any
+    // device, without asking and without a seat cookie of the new game.
+    let (status, _, body) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/rematch"),
+        "",
+        Some(&format!("{ann}; {ann_seat}")),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let rematch = json_of(&body);
+    assert_eq!(rematch["seat"], "red");
+    let new_id = rematch["id"].as_str().unwrap().to_string();
+    let (seat, players) = greeted(addr, &new_id, Some(&bob)).await;
+    assert_eq!(seat.as_deref(), Some("blue"));
+    assert_eq!(
+        (&players["blue"], &players["red"]),
+        (&json!("Bob"), &json!("Ann"))
+    );
+    assert_eq!(
+        greeted(addr, &new_id, Some(&ann)).await.0.as_deref(),
+        Some("red")
+    );
+    let store = &server.state.store;
+    let account = |name| store.account_by_name(name).unwrap().unwrap().id;
+    assert_eq!(
+        store.seat_accounts(&new_id).unwrap(),
+        (Some(account("Bob")), Some(account("Ann")))
+    );
+    // Bob asking too lands in the same game and seat; nothing is re-bound.
+    let (status, _, body) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/rematch"),
+        "",
+        Some(&bob),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json_of(&body)["id"], new_id.as_str());
+    assert_eq!(json_of(&body)["seat"], "blue");
+    assert_eq!(
+        store.seat_accounts(&new_id).unwrap(),
+        (Some(account("Bob")), Some(account("Ann")))
+    );
+    server.kill().await;
+}
+
 /// Fills the fields (`id`, value) of a page's form and submits it with its button.
 async fn fill_and_submit(page: &chromiumoxide::Page, form: &str, fields: &[(&str, &str)]) {
     for (id, value) in fields {

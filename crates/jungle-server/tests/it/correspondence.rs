@@ -1,5 +1,6 @@
 //! Correspondence games across a restart: the deadline is stored, not ticking in memory, so a game whose side
-//! to move ran out while the server was down is decided when it comes back — once.
+//! to move ran out while the server was down is decided when it comes back — once. And in the browser: a
+//! correspondence game made in the lobby, the "your turn" list and tab title, and play going on across a restart.
 
 use std::path::Path;
 
@@ -124,5 +125,93 @@ async fn the_your_turn_list_shows_whose_move_it_is() {
     let (status, _, body) = crate::support::http(addr, "GET", "/api/lobby/mine", "", None).await;
     assert_eq!(status, 200);
     assert!(body.contains(r#""your_turn":0"#), "{body}");
+    server.kill();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_the_browser_a_correspondence_game_goes_on_across_a_server_restart() {
+    use crate::lobby::sign_up_in_browser;
+    use crate::support::browser::{Chrome, click, click_move, eval, wait_until};
+
+    let db = temp_dir("e2e-correspondence").join("games.db");
+    let server = IsolatedServer::start(db.clone());
+    let addr = server.addr;
+    let base = format!("http://{addr}");
+    let chrome = Chrome::launch("correspondence", 1200, 900).await;
+
+    // Alice opens a rated seek of two days per move as Blue; Bob accepts.
+    let alice = chrome.person(&format!("{base}/")).await;
+    sign_up_in_browser(&alice, "alice").await;
+    alice.goto(format!("{base}/lobby").as_str()).await.unwrap();
+    wait_until(&alice, "!document.getElementById('create-card').hidden && document.getElementById('days').options.length > 0").await;
+    alice
+        .evaluate("const kind = document.getElementById('time-kind'); kind.value = 'days'; kind.dispatchEvent(new Event('change')); document.getElementById('days').value = '2'; document.getElementById('rated').value = 'true'; document.getElementById('colour').value = 'blue';")
+        .await
+        .unwrap();
+    click(&alice, "#create-seek").await;
+    wait_until(&alice, "document.querySelector('#seeks li[data-seek]')").await;
+    let bob = chrome.person(&format!("{base}/")).await;
+    sign_up_in_browser(&bob, "bob").await;
+    bob.goto(format!("{base}/lobby").as_str()).await.unwrap();
+    wait_until(
+        &bob,
+        "document.querySelector('#seeks li[data-seek] button.primary')",
+    )
+    .await;
+    click(&bob, "#seeks li[data-seek] button.primary").await;
+    let seated = "location.pathname.startsWith('/game/') && window.jungle && window.jungle.state && window.jungle.seat";
+    wait_until(&alice, seated).await;
+    wait_until(&bob, seated).await;
+    let game: String = eval(&bob, "window.jungle.state.id").await;
+    let days: u64 = eval(&bob, "window.jungle.state.correspondence.days_per_move").await;
+    assert_eq!(days, 2);
+
+    click_move(&alice, "a3a4").await;
+    wait_until(
+        &bob,
+        "window.jungle.state.ply === 1 && document.body.dataset.myturn === 'true'",
+    )
+    .await;
+    click_move(&bob, "g7g6").await;
+    wait_until(&alice, "window.jungle.state.ply === 2").await;
+    let deadline: i64 = eval(&alice, "window.jungle.state.correspondence.deadline_ms").await;
+
+    // On her home page Alice's game waits for her: in the "your games" list and in the tab's title.
+    alice.goto(format!("{base}/").as_str()).await.unwrap();
+    wait_until(
+        &alice,
+        &format!("document.querySelector('#my-games li.my-turn[data-game=\"{game}\"]')"),
+    )
+    .await;
+    wait_until(&alice, "document.title.startsWith('(1) ')").await;
+
+    // The server goes down and comes back on the same address and database. Bob's game page stays open.
+    server.kill();
+    let server = IsolatedServer::start_at(db.clone(), addr);
+
+    // Alice goes back to the game from her list (her seat comes with her account) and moves.
+    click(&alice, &format!("#my-games li[data-game='{game}'] a")).await;
+    wait_until(&alice, &format!("location.pathname === '/game/{game}' && window.jungle && window.jungle.state && window.jungle.state.ply === 2 && window.jungle.seat === 'blue'")).await;
+    let kept: i64 = eval(&alice, "window.jungle.state.correspondence.deadline_ms").await;
+    assert_eq!(kept, deadline, "the deadline is stored, not restarted");
+    wait_until(&alice, "document.body.dataset.myturn === 'true'").await;
+    click_move(&alice, "a4a5").await;
+    // Bob's page reconnected by itself and sees the move; the game goes on.
+    wait_until(
+        &bob,
+        "window.jungle.state.ply === 3 && document.body.dataset.myturn === 'true'",
+    )
+    .await;
+    click_move(&bob, "g6g5").await;
+    wait_until(&alice, "window.jungle.state.ply === 4").await;
+    let (_, _, state) =
+        crate::support::http(addr, "GET", &format!("/api/games/{game}"), "", None).await;
+    let state: Value = serde_json::from_str(&state).unwrap();
+    assert_eq!(
+        state["moves"],
+        serde_json::json!(["a3a4", "g7g6", "a4a5", "g6g5"])
+    );
+    assert!(state["outcome"].is_null());
+    chrome.close().await;
     server.kill();
 }

@@ -348,7 +348,7 @@ async fn quick_pairing_pairs_two_people_at_one_time_control() {
 }
 
 /// Signs a browser context up through the accounts API (the page's own script, so the CSRF token is sent).
-async fn sign_up_in_browser(page: &chromiumoxide::Page, name: &str) {
+pub async fn sign_up_in_browser(page: &chromiumoxide::Page, name: &str) {
     let js = format!(
         "import('/static/api.js').then((api) => api.postJson('/api/signup', {{ name: '{name}', password: 'correct horse {name}' }})).then(() => true)"
     );

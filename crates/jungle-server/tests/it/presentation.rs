@@ -473,6 +473,7 @@ async fn the_pages_speak_english_and_chinese_and_remember_the_choice() {
             .await
             .contains("獸穴")
     );
+    assert_eq!(eval::<String>(&page, &text("puzzles-link")).await, "解謎題");
     // The lists' own words (a fresh server: every list says it is empty).
     wait_until(
         &page,

@@ -6,7 +6,7 @@ use jungle_glicko::{Game, Outcome, Rating, Settings};
 use jungle_server::puzzles::collection::PUZZLES;
 use serde_json::{Value, json};
 
-use crate::support::browser::{Chrome, wait_until};
+use crate::support::browser::{Chrome, click, click_move, eval, wait_until};
 use crate::support::{http, set_cookies, start, temp_dir};
 
 fn parse(body: &str) -> Value {
@@ -294,30 +294,71 @@ async fn a_first_attempt_moves_both_ratings_by_glicko_2_and_counts_once() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_puzzle_is_solved_in_the_browser() {
+async fn a_puzzle_is_solved_in_the_browser_by_clicking_its_squares() {
     let server = start(temp_dir("puzzles-browser").join("games.db")).await;
     let p = puzzle_with(3);
     let chrome = Chrome::launch("puzzles", 1000, 900).await;
-    let page = chrome
-        .person(&format!("http://{}/puzzles/{}", server.addr, p.id))
-        .await;
-    wait_until(&page, "window.jungle.puzzle && window.jungle.puzzle.id").await;
+    // The home page leads to the puzzles (the daily one first).
+    let page = chrome.person(&format!("http://{}/", server.addr)).await;
+    wait_until(
+        &page,
+        "document.getElementById('puzzles-link').textContent === 'Solve puzzles'",
+    )
+    .await;
+    click(&page, "#puzzles-link").await;
+    wait_until(&page, "location.pathname.startsWith('/puzzles/') && window.jungle.puzzle && window.jungle.puzzle.daily").await;
+    // The page drew the puzzle (the first drawing of a board used to fail before it had a position).
+    wait_until(
+        &page,
+        "/to move: find the only winning line/.test(document.getElementById('status').textContent)",
+    )
+    .await;
+    assert!(eval::<bool>(&page, "document.getElementById('error').hidden").await);
+    assert_eq!(
+        eval::<u64>(&page, "document.querySelectorAll('[data-square]').length").await,
+        63
+    );
+    // The lobby leads there too.
+    page.goto(format!("http://{}/lobby", server.addr).as_str())
+        .await
+        .unwrap();
+    wait_until(
+        &page,
+        "document.getElementById('puzzles-link').textContent === 'Solve puzzles while you wait'",
+    )
+    .await;
+    assert_eq!(
+        eval::<String>(
+            &page,
+            "document.getElementById('puzzles-link').getAttribute('href')"
+        )
+        .await,
+        "/puzzles"
+    );
+
+    page.goto(format!("http://{}/puzzles/{}", server.addr, p.id).as_str())
+        .await
+        .unwrap();
+    wait_until(
+        &page,
+        &format!(
+            "window.jungle.puzzle && window.jungle.puzzle.id === '{}'",
+            p.id
+        ),
+    )
+    .await;
     for (i, mv) in p.solution.iter().enumerate().step_by(2) {
-        // The board's move handler calls `play` (clicking squares in this test lost its nodes to redraws).
-        let sent: bool =
-            crate::support::browser::eval(&page, &format!("(window.jungle.play('{mv}'), true)"))
-                .await;
-        assert!(sent);
+        click_move(&page, mv).await;
         if i + 1 < p.solution.len() {
             // The defender's reply arrives and is played on the board.
             wait_until(&page, &format!("window.jungle.played.length === {}", i + 2)).await;
         }
     }
     wait_until(&page, "window.jungle.result === 'solved'").await;
+    let played: Vec<String> = eval(&page, "window.jungle.played").await;
+    assert_eq!(played, p.solution);
     wait_until(&page, "!document.getElementById('solution').hidden").await;
-    let items: usize =
-        crate::support::browser::eval(&page, "document.querySelectorAll('#solution li').length")
-            .await;
+    let items: usize = eval(&page, "document.querySelectorAll('#solution li').length").await;
     assert_eq!(items, p.solution.len());
     chrome.close().await;
     server.kill().await;

@@ -1,5 +1,6 @@
 //! Rated games: the end of a rated game moves both players' ratings by exactly Glicko-2's amounts, once; casual
-//! and aborted games move nothing; only games that can be fairly rated can be marked rated.
+//! and aborted games move nothing; only games that can be fairly rated can be marked rated. And in the browser:
+//! a rated seek made and accepted in the lobby, played to a den win by clicking, seen on both profiles.
 
 use std::sync::Arc;
 
@@ -236,4 +237,180 @@ async fn the_engine_levels_ratings_are_published() {
         .map(|l| l["rating"].as_i64().unwrap())
         .collect();
     assert!(ratings.windows(2).all(|w| w[0] < w[1]), "{ratings:?}");
+}
+
+/// A short line from the start in which Blue walks its Leopard up the d-file into Red's den (d9) while Red only
+/// moves its Lion to and fro in the corner: a real win by the den, in 13 plies.
+const DEN_RUN: [&str; 13] = [
+    "e3d3", "a9a8", "d3d4", "a8a9", "d4d5", "a9a8", "d5d6", "a8a9", "d6d7", "a9a8", "d7d8", "a8a9",
+    "d8d9",
+];
+
+#[test]
+fn the_den_run_is_legal_and_wins_for_blue_by_the_den() {
+    let mut game = jungle_rules::Game::new(jungle_rules::Rules::default());
+    for (ply, mv) in DEN_RUN.iter().enumerate() {
+        assert!(!game.is_over(), "over before ply {ply}");
+        game.play_text(mv)
+            .unwrap_or_else(|e| panic!("{mv} at ply {ply}: {e}"));
+    }
+    let outcome = game.outcome().expect("the game is over");
+    assert_eq!(outcome.winner, Some(Side::Blue));
+    assert_eq!(outcome.termination, jungle_rules::Termination::DenEntered);
+}
+
+/// The profile of `name` as its page's script reads it (`GET /api/users/NAME`).
+async fn profile_in(page: &chromiumoxide::Page, name: &str) -> serde_json::Value {
+    crate::support::browser::eval(
+        page,
+        &format!("fetch('/api/users/{name}').then((r) => r.json())"),
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_game_from_the_lobby_played_to_the_den_in_the_browser_moves_both_profiles_ratings()
+{
+    use crate::lobby::sign_up_in_browser;
+    use crate::support::browser::{Chrome, click, click_move, eval, wait_until};
+    use crate::support::{start, temp_dir};
+
+    let server = start(temp_dir("e2e-rated").join("games.db")).await;
+    let chrome = Chrome::launch("rated", 1200, 900).await;
+    let base = format!("http://{}", server.addr);
+    let lobby = format!("{base}/lobby");
+
+    // Alice opens a rated 5+3 seek as Blue; Bob accepts it. Each signed in, in their own browser context.
+    let alice = chrome.person(&format!("{base}/")).await;
+    sign_up_in_browser(&alice, "alice").await;
+    alice.goto(lobby.as_str()).await.unwrap();
+    wait_until(&alice, "!document.getElementById('create-card').hidden").await;
+    alice
+        .evaluate("document.getElementById('time-kind').value = 'clock'; document.getElementById('clock').value = '5+3'; document.getElementById('rated').value = 'true'; document.getElementById('colour').value = 'blue';")
+        .await
+        .unwrap();
+    click(&alice, "#create-seek").await;
+    wait_until(&alice, "document.querySelector('#seeks li[data-seek]')").await;
+    let bob = chrome.person(&format!("{base}/")).await;
+    sign_up_in_browser(&bob, "bob").await;
+    bob.goto(lobby.as_str()).await.unwrap();
+    wait_until(
+        &bob,
+        "document.querySelector('#seeks li[data-seek] button.primary')",
+    )
+    .await;
+    let listed: String = eval(
+        &bob,
+        "document.querySelector('#seeks li[data-seek]').textContent",
+    )
+    .await;
+    assert!(
+        listed.contains("alice") && listed.contains("5+3") && listed.contains("rated"),
+        "{listed}"
+    );
+    click(&bob, "#seeks li[data-seek] button.primary").await;
+    let seated = "location.pathname.startsWith('/game/') && window.jungle && window.jungle.state && window.jungle.seat";
+    wait_until(&alice, seated).await;
+    wait_until(&bob, seated).await;
+    assert_eq!(eval::<String>(&alice, "window.jungle.seat").await, "blue");
+    assert_eq!(eval::<String>(&bob, "window.jungle.seat").await, "red");
+
+    // The game, move by move, each by its player's clicks on the board.
+    for (ply, mv) in DEN_RUN.iter().enumerate() {
+        let mover = if ply % 2 == 0 { &alice } else { &bob };
+        wait_until(mover, "document.body.dataset.myturn === 'true'").await;
+        click_move(mover, mv).await;
+        for page in [&alice, &bob] {
+            wait_until(page, &format!("window.jungle.state.ply === {}", ply + 1)).await;
+        }
+    }
+    for page in [&alice, &bob] {
+        wait_until(
+            page,
+            "document.body.dataset.over === 'true' && !document.getElementById('banner').hidden",
+        )
+        .await;
+    }
+    let game: String = eval(&alice, "window.jungle.state.id").await;
+    let outcome: serde_json::Value = eval(&alice, "window.jungle.state.outcome").await;
+    assert_eq!(outcome["result"], "1-0", "{outcome}");
+    assert_eq!(
+        eval::<String>(&alice, "document.getElementById('banner-title').innerText").await,
+        "You win!"
+    );
+    assert_eq!(
+        eval::<String>(&bob, "document.getElementById('banner-title').innerText").await,
+        "You lose"
+    );
+
+    // Glicko-2 of two newcomers, one win: what both profiles must show.
+    let expected = [
+        (
+            "alice",
+            glicko(SETTINGS.initial, SETTINGS.initial, Outcome::Win),
+        ),
+        (
+            "bob",
+            glicko(SETTINGS.initial, SETTINGS.initial, Outcome::Loss),
+        ),
+    ];
+    for ((name, rating), page) in expected.iter().zip([&alice, &bob]) {
+        page.goto(format!("{base}/@/{name}").as_str())
+            .await
+            .unwrap();
+        wait_until(
+            page,
+            "document.querySelector('#ratings tbody tr[data-category=\"blitz\"]')",
+        )
+        .await;
+        let row: Vec<String> = eval(
+            page,
+            "[...document.querySelectorAll('#ratings tbody tr[data-category=\"blitz\"] td')].map((td) => td.textContent)",
+        )
+        .await;
+        assert_eq!(
+            row[1],
+            jungle_server::ratings::shown(rating),
+            "{name}: {row:?}"
+        );
+        assert_eq!(row[2], "1", "{name}: one game");
+        wait_until(
+            page,
+            "document.querySelectorAll('#rating-graph circle.point').length === 1",
+        )
+        .await;
+        // The game is in the player's list, with its result and a link to its replay.
+        wait_until(
+            page,
+            &format!("document.querySelector('#games li[data-game=\"{game}\"] a[href=\"/replay/{game}\"]')"),
+        )
+        .await;
+        let plotted: f64 = eval(
+            page,
+            "Number(document.querySelector('#rating-graph circle.point').dataset.rating)",
+        )
+        .await;
+        assert_eq!(plotted, rating.rating().round(), "{name}");
+        // The exact stored numbers, as the page's script reads them.
+        let profile = profile_in(page, name).await;
+        let blitz = &profile["ratings"][0];
+        assert_eq!(blitz["category"], "blitz", "{profile}");
+        let got = Rating::new(
+            blitz["rating"].as_f64().unwrap(),
+            blitz["deviation"].as_f64().unwrap(),
+            blitz["volatility"].as_f64().unwrap(),
+        )
+        .unwrap();
+        // The deviation read now has grown a little since the game ended (idle growth, about 0.2 a day at
+        // this deviation): it may be above Glicko-2's by far less than 0.01, which would take over an hour.
+        assert!(
+            (got.rating() - rating.rating()).abs() < 1e-9
+                && (got.volatility() - rating.volatility()).abs() < 1e-12
+                && (0.0..0.01).contains(&(got.deviation() - rating.deviation())),
+            "{name}: stored {got:?}, Glicko-2 says {rating:?}"
+        );
+    }
+    assert!(expected[0].1.rating() > 1500.0 && expected[1].1.rating() < 1500.0);
+    chrome.close().await;
+    server.kill().await;
 }

@@ -397,6 +397,12 @@ pub struct IsolatedServer {
 
 impl IsolatedServer {
     pub fn start(db: PathBuf) -> IsolatedServer {
+        IsolatedServer::start_at(db, "127.0.0.1:0".parse().unwrap())
+    }
+
+    /// Starts a server at `addr`; a given port may still be held for a moment by the server just killed there,
+    /// so binding is retried until it is free.
+    pub fn start_at(db: PathBuf, addr: SocketAddr) -> IsolatedServer {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -404,8 +410,16 @@ impl IsolatedServer {
             .unwrap();
         let config = on_chosen_database(&Config {
             engine_threads: 2,
-            ..Config::new("127.0.0.1:0".parse().unwrap(), db)
+            ..Config::new(addr, db)
         });
+        let deadline = std::time::Instant::now() + PATIENCE;
+        while let Err(e) = std::net::TcpListener::bind(addr) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{addr} stays taken: {e}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
         let server = std::thread::scope(|s| {
             s.spawn(|| {
                 runtime

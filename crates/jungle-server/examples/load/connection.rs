@@ -1,0 +1,219 @@
+//! A player's two ways to the server: one-shot HTTP requests and the game's websocket.
+
+use std::net::IpAddr;
+
+use futures_util::StreamExt;
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+use crate::report::{Failure, Step, Wait};
+use crate::target::Target;
+
+pub type Socket = tokio_tungstenite::WebSocketStream<TcpStream>;
+
+/// The CSRF token this client sends as both the `jungle_csrf` cookie and the `X-CSRF-Token` header (the check
+/// is a double submit, so a client that is not a browser may pick its own).
+const CSRF: &str = "10ad10ad10ad10ad10ad10ad10ad10ad";
+
+/// The largest answer read (the API's answers here are a few hundred bytes).
+const MOST_ANSWER_BYTES: u64 = 1 << 20;
+
+/// An HTTP answer: its status, head (status line and headers) and body.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub head: String,
+    pub body: String,
+}
+
+impl Answer {
+    /// The `seat_…` cookie the answer sets (header names in any case: nginx capitalises them).
+    pub fn seat_cookie(&self) -> Option<String> {
+        self.head
+            .lines()
+            .filter_map(|line| line.split_once(':'))
+            .filter(|(name, _)| name.trim().eq_ignore_ascii_case("set-cookie"))
+            .filter_map(|(_, value)| value.trim().split(';').next())
+            .find(|cookie| cookie.starts_with("seat_"))
+            .map(str::to_string)
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        self.head
+            .lines()
+            .filter_map(|line| line.split_once(':'))
+            .find(|(n, _)| n.trim().eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.trim())
+    }
+}
+
+/// A POST with a JSON body on a connection of its own (`Connection: close`); a 2xx status or a failure.
+pub async fn post(
+    target: &Target,
+    source: Option<IpAddr>,
+    step: Step,
+    path: &str,
+    body: &str,
+) -> Result<Answer, Failure> {
+    let connect_failed = |e: std::io::Error| Failure::Connect {
+        step,
+        error: e.kind(),
+    };
+    let mut stream = target.connect(source).await.map_err(connect_failed)?;
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\n\
+         Cookie: jungle_csrf={CSRF}\r\nX-CSRF-Token: {CSRF}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len(),
+        host = target.authority,
+    );
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .map_err(connect_failed)?;
+    let mut raw = Vec::new();
+    stream
+        .take(MOST_ANSWER_BYTES)
+        .read_to_end(&mut raw)
+        .await
+        .map_err(connect_failed)?;
+    let text = String::from_utf8_lossy(&raw);
+    let unreadable = Failure::BadAnswer {
+        step,
+        what: "a status line",
+    };
+    let (head, body) = text.split_once("\r\n\r\n").ok_or(unreadable.clone())?;
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .ok_or(unreadable)?;
+    let mut answer = Answer {
+        status,
+        head: head.to_string(),
+        body: body.to_string(),
+    };
+    if !(200..300).contains(&answer.status) {
+        return Err(Failure::Status { step, status });
+    }
+    if answer
+        .header("transfer-encoding")
+        .is_some_and(|v| v.eq_ignore_ascii_case("chunked"))
+    {
+        answer.body = dechunk(&answer.body).ok_or(Failure::BadAnswer {
+            step,
+            what: "well-formed chunks",
+        })?;
+    }
+    Ok(answer)
+}
+
+/// The body of a `Transfer-Encoding: chunked` answer (a proxy may re-encode the server's answer so).
+fn dechunk(mut chunked: &str) -> Option<String> {
+    let mut body = String::new();
+    loop {
+        let (size, rest) = chunked.split_once("\r\n")?;
+        let size = usize::from_str_radix(size.split(';').next()?.trim(), 16).ok()?;
+        if size == 0 {
+            return Some(body);
+        }
+        body.push_str(rest.get(..size)?);
+        chunked = rest.get(size..)?.strip_prefix("\r\n")?;
+    }
+}
+
+/// Opens game `id`'s websocket on `target` with a seat's cookie.
+pub async fn websocket(
+    target: &Target,
+    source: Option<IpAddr>,
+    id: &str,
+    cookie: &str,
+) -> Result<Socket, Failure> {
+    let step = Step::Websocket;
+    let mut request = format!("ws://{}/ws/{id}", target.authority)
+        .into_client_request()
+        .map_err(|_| Failure::BadAnswer {
+            step: Step::Create,
+            what: "a usable game id",
+        })?;
+    let cookie = cookie.parse().map_err(|_| Failure::BadAnswer {
+        step: Step::Create,
+        what: "a usable seat cookie",
+    })?;
+    request.headers_mut().insert("Cookie", cookie);
+    let stream = target.connect(source).await.map_err(|e| Failure::Connect {
+        step,
+        error: e.kind(),
+    })?;
+    use tokio_tungstenite::tungstenite::Error;
+    match tokio_tungstenite::client_async(request, stream).await {
+        Ok((socket, _)) => Ok(socket),
+        Err(Error::Http(answer)) => Err(Failure::Status {
+            step,
+            status: answer.status().as_u16(),
+        }),
+        Err(Error::Io(e)) => Err(Failure::Connect {
+            step,
+            error: e.kind(),
+        }),
+        Err(_) => Err(Failure::BadAnswer {
+            step,
+            what: "a websocket upgrade",
+        }),
+    }
+}
+
+/// The next `state` message on a socket; an `error` message is the server refusing what this player sent.
+pub async fn next_state(socket: &mut Socket, waiting_for: Wait) -> Result<Value, Failure> {
+    let closed = Failure::Closed { waiting_for };
+    while let Some(frame) = socket.next().await {
+        let Ok(frame) = frame else {
+            return Err(closed);
+        };
+        let Message::Text(text) = frame else {
+            continue;
+        };
+        let Ok(value) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        match value["type"].as_str() {
+            Some("state") => return Ok(value),
+            Some("error") => {
+                return Err(Failure::Refused {
+                    message: value["message"].as_str().unwrap_or("?").to_string(),
+                });
+            }
+            _ => {}
+        }
+    }
+    Err(closed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunked_bodies_are_joined_and_bad_ones_refused() {
+        assert_eq!(
+            dechunk("4\r\n{\"id\r\n3\r\n\":1\r\n1;x=y\r\n}\r\n0\r\n\r\n").as_deref(),
+            Some("{\"id\":1}")
+        );
+        assert_eq!(dechunk("9\r\nshort\r\n0\r\n\r\n"), None);
+        assert_eq!(dechunk("zz\r\n"), None);
+    }
+
+    #[test]
+    fn the_seat_cookie_is_found_in_any_case() {
+        let answer = Answer {
+            status: 201,
+            head: "HTTP/1.1 201 Created\r\nSet-Cookie: jungle_csrf=a; Path=/\r\nSet-Cookie: seat_ab=cd; \
+                   HttpOnly"
+                .to_string(),
+            body: String::new(),
+        };
+        assert_eq!(answer.seat_cookie().as_deref(), Some("seat_ab=cd"));
+    }
+}
