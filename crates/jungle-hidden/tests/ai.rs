@@ -67,6 +67,23 @@ fn sorted(mut assignment: Assignment) -> Assignment {
     assignment
 }
 
+/// Blue's world after `moves` are played on from `game`, keeping the animals of `first` where it can, with the
+/// assignment it made.
+fn kept_after(
+    game: &HiddenGame,
+    moves: &str,
+    first: &Assignment,
+    seed: u64,
+) -> (jungle_rules::Position, Assignment, jungle_hidden::View) {
+    let mut later = game.clone();
+    play(&mut later, moves);
+    let view = later.view(Some(Side::Blue));
+    let belief = Belief::of(&view, Side::Red, true);
+    let (world, kept) =
+        sample_world_keeping(&view, &belief, first, &mut StdRng::seed_from_u64(seed)).unwrap();
+    (world, kept, view)
+}
+
 #[test]
 fn a_kept_world_changes_only_where_the_game_contradicts_it() {
     // Red: a7 Rat, c7 Leopard, e7 Wolf, g7 Elephant, b8 Dog, f8 Cat, a9 Lion, g9 Tiger; Blue knows none of them.
@@ -79,17 +96,7 @@ fn a_kept_world_changes_only_where_the_game_contradicts_it() {
             sample_world_keeping(&view, &belief, &[], &mut StdRng::seed_from_u64(seed)).unwrap();
         assert_eq!(first.len(), 8);
         // Quiet moves contradict nothing: the same animals, whatever the random draws.
-        let mut quiet = g.clone();
-        play(&mut quiet, "g4g5 b8b9");
-        let later = quiet.view(Some(Side::Blue));
-        let later_belief = Belief::of(&later, Side::Red, true);
-        let (world, kept) = sample_world_keeping(
-            &later,
-            &later_belief,
-            &first,
-            &mut StdRng::seed_from_u64(seed + 100),
-        )
-        .unwrap();
+        let (world, kept, later) = kept_after(&g, "g4g5 b8b9", &first, seed + 100);
         assert_eq!(sorted(kept.clone()), sorted(first.clone()));
         for (origin, animal) in &kept {
             let (square, _) = later.pieces().find(|(_, s)| s.origin == *origin).unwrap();
@@ -97,31 +104,19 @@ fn a_kept_world_changes_only_where_the_game_contradicts_it() {
         }
         // The piece from a7 swims (b6 is water): it is the Rat. The piece the world made the Rat takes the
         // animal the world had given the a7 piece; every other piece keeps its animal.
-        let mut revealed = g.clone();
-        play(&mut revealed, "g4g5 a6b6");
-        let later = revealed.view(Some(Side::Blue));
-        let later_belief = Belief::of(&later, Side::Red, true);
-        let (_, kept) = sample_world_keeping(
-            &later,
-            &later_belief,
-            &first,
-            &mut StdRng::seed_from_u64(seed + 200),
-        )
-        .unwrap();
+        let (_, kept, _) = kept_after(&g, "g4g5 a6b6", &first, seed + 200);
         let a7_animal = first.iter().find(|(o, _)| *o == Square::A7).unwrap().1;
+        let swapped = |animal| {
+            if animal == Animal::Rat {
+                a7_animal
+            } else {
+                animal
+            }
+        };
         let expected: Assignment = first
             .iter()
             .filter(|(origin, _)| *origin != Square::A7)
-            .map(|&(origin, animal)| {
-                (
-                    origin,
-                    if animal == Animal::Rat {
-                        a7_animal
-                    } else {
-                        animal
-                    },
-                )
-            })
+            .map(|&(origin, animal)| (origin, swapped(animal)))
             .collect();
         assert_eq!(sorted(kept), sorted(expected), "seed {seed}");
     }

@@ -56,6 +56,9 @@ pub struct HiddenSession<R, W> {
     level: u8,
     games: u64,
     view: Option<View>,
+    /// The AI of the current game, kept from `go` to `go` so the world it guessed last move carries over (and
+    /// the engine keeps its tables); a new game or a new level starts a new one.
+    ai: Option<HiddenAi>,
 }
 
 impl<R: BufRead, W: Write> HiddenSession<R, W> {
@@ -66,6 +69,7 @@ impl<R: BufRead, W: Write> HiddenSession<R, W> {
             level: 8,
             games: 0,
             view: None,
+            ai: None,
         }
     }
 
@@ -128,10 +132,14 @@ impl<R: BufRead, W: Write> HiddenSession<R, W> {
             Ok(Command::UciNewGame) => {
                 self.games += 1;
                 self.view = None;
+                self.ai = None;
             }
             Ok(Command::SetOption { name, value }) if name.eq_ignore_ascii_case("Skill Level") => {
                 match value.as_deref().map(str::parse::<u8>) {
-                    Some(Ok(level)) if (1..=8).contains(&level) => self.level = level,
+                    Some(Ok(level)) if (1..=8).contains(&level) => {
+                        self.level = level;
+                        self.ai = None;
+                    }
                     _ => self.error("Skill Level takes a number from 1 to 8")?,
                 }
             }
@@ -150,11 +158,12 @@ impl<R: BufRead, W: Write> HiddenSession<R, W> {
         Ok(true)
     }
 
-    fn ai(&self) -> HiddenAi {
-        HiddenAi::new(
+    fn ai(&mut self) -> &mut HiddenAi {
+        let (level, seed) = (
             self.level,
             self.games.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x1d,
-        )
+        );
+        self.ai.get_or_insert_with(|| HiddenAi::new(level, seed))
     }
 
     fn setup(&mut self, rest: &str) -> Result<(), String> {
@@ -217,7 +226,7 @@ impl<R: BufRead, W: Write> HiddenSession<R, W> {
             return self.error("go: it is not this engine's move in the position set");
         }
         let budget = move_budget(params, view.side_to_move());
-        let mut ai = self.ai();
+        let ai = self.ai();
         match ai.choose_within(&view, budget) {
             Some(m) => {
                 let report = ai.report().clone();

@@ -1,6 +1,7 @@
 //! The Hidden Jungle protocol extension: an engine session that gets its own setup and the public moves, and a
 //! position line that never carries the other side's animals.
 
+use jungle_hidden::ai::{Budget, HiddenAi};
 use jungle_hidden::twins::Twins;
 use jungle_hidden::{Arrangement, HiddenGame};
 use jungle_protocol::{HiddenSession, position_line};
@@ -135,4 +136,45 @@ fn the_position_line_of_a_seat_does_not_depend_on_the_other_sides_secret() {
             }
         }
     }
+}
+
+#[test]
+fn one_game_is_played_by_one_ai_kept_from_move_to_move() {
+    // What the session must answer: one HiddenAi, with the seed of the session's first game, asked at each of
+    // Blue's turns (it keeps its guessed world between them). A session that made a new AI for every `go` would
+    // guess afresh each move and drift from these answers.
+    let rules = Rules::default();
+    let mut game = HiddenGame::new(
+        rules.clone(),
+        Arrangement::parse(&rules, Side::Blue, "TLCDEWPR").unwrap(),
+        Arrangement::parse(&rules, Side::Red, "LPWEDCRT").unwrap(),
+    )
+    .unwrap();
+    let budget = Budget {
+        time: None,
+        nodes: Some(3000),
+    };
+    let mut kept = HiddenAi::new(8, 0x1d);
+    let mut script = String::new();
+    let mut expected = Vec::new();
+    for _ in 0..6 {
+        let blue = game.view(Some(Side::Blue));
+        let Some(best) = kept.choose_within(&blue, budget) else {
+            break;
+        };
+        script += &position_line(&blue, game.arrangement(Side::Blue));
+        script += "\ngo nodes 3000\n";
+        expected.push(best.to_string());
+        game.play(best).unwrap();
+        let Some(reply) = game.legal_moves().as_slice().first().copied() else {
+            break;
+        };
+        game.play(reply).unwrap();
+    }
+    let out = session(&script);
+    let answers: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .collect();
+    assert_eq!(answers, expected, "{out}");
 }

@@ -85,6 +85,7 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("replay.js", JS, include_bytes!("../static/replay.js")),
     ("follow.js", JS, include_bytes!("../static/follow.js")),
     ("analysis.js", JS, include_bytes!("../static/analysis.js")),
+    ("liveness.js", JS, include_bytes!("../static/liveness.js")),
     ("graph.js", JS, include_bytes!("../static/graph.js")),
     ("editor.js", JS, include_bytes!("../static/editor.js")),
     ("profile.js", JS, include_bytes!("../static/profile.js")),

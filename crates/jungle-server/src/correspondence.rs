@@ -8,6 +8,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::hub::{Hub, HubError};
+use crate::room::Room;
 use crate::store::now_ms;
 
 /// A day in milliseconds.
@@ -37,6 +38,25 @@ impl Correspondence {
     /// Whether the side to move has run out at `now`.
     pub fn overdue(self, now: i64) -> bool {
         now >= self.deadline_ms
+    }
+}
+
+impl Hub {
+    /// Makes a game just opened a correspondence game of `days` per move (a correspondence game's rematch):
+    /// stored, then in its room, where the deadline replaces the wait for the first moves.
+    ///
+    /// # Errors
+    /// When the database write fails.
+    pub fn make_correspondence(&self, room: &Room, days: u32) -> Result<(), HubError> {
+        let time = Correspondence::starting(days, now_ms());
+        self.store.set_correspondence(&room.id, time)?;
+        {
+            let mut state = room.lock();
+            state.correspondence = Some(time);
+            state.generation += 1;
+        }
+        room.notify();
+        Ok(())
     }
 }
 

@@ -386,6 +386,11 @@ impl Hub {
             ..old
         };
         let new = self.open(record, client)?;
+        // A correspondence game's rematch is one too, with the same days per move.
+        let days = room.lock().correspondence.map(|c| c.days_per_move);
+        if let Some(days) = days {
+            self.make_correspondence(&new, days)?;
+        }
         let rematch = Rematch {
             id: new.id.clone(),
             tokens,

@@ -19,6 +19,7 @@ pub mod memory;
 pub mod presence;
 pub mod profile;
 pub mod protocol;
+pub mod proxy;
 pub mod puzzles;
 pub mod rate;
 pub mod ratings;
@@ -26,7 +27,7 @@ pub mod room;
 pub mod store;
 pub mod ws;
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -65,6 +66,9 @@ pub struct Config {
     pub public_origin: Option<String>,
     /// Serve the front end from this folder, read on every request, instead of the embedded files.
     pub static_dir: Option<PathBuf>,
+    /// Reverse proxies (nginx in front of the nodes) whose `X-Forwarded-For` names the client; none by
+    /// default, so a client cannot pick its own address.
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 impl Config {
@@ -77,6 +81,7 @@ impl Config {
             limits: Limits::default(),
             public_origin: None,
             static_dir: None,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -106,6 +111,7 @@ pub struct Server {
     pub listener: tokio::net::TcpListener,
     pub state: AppState,
     pub static_dir: Option<PathBuf>,
+    pub trusted_proxies: proxy::TrustedProxies,
 }
 
 impl Server {
@@ -146,6 +152,7 @@ impl Server {
             listener,
             state,
             static_dir: config.static_dir.clone(),
+            trusted_proxies: proxy::TrustedProxies::new(&config.trusted_proxies),
         })
     }
 
@@ -158,20 +165,29 @@ impl Server {
     /// # Errors
     /// When accepting connections fails.
     pub async fn run(self) -> Result<(), ServeError> {
-        axum::serve(self.listener, service(self.state, self.static_dir)).await?;
+        let app = service(self.state, self.static_dir, self.trusted_proxies);
+        axum::serve(self.listener, app).await?;
         Ok(())
     }
 }
 
-/// The application as a service that knows each connection's address (limits are per client address).
+/// The application as a service that knows each connection's address (limits are per client address), or
+/// the client's behind a trusted proxy.
 fn service(
     state: AppState,
     static_dir: Option<PathBuf>,
+    trusted_proxies: proxy::TrustedProxies,
 ) -> axum::extract::connect_info::IntoMakeServiceWithConnectInfo<Router, SocketAddr> {
-    let router = match static_dir {
+    let mut router = match static_dir {
         Some(dir) => app_with_static_dir(state, dir),
         None => app(state),
     };
+    if !trusted_proxies.is_empty() {
+        router = router.layer(axum::middleware::from_fn_with_state(
+            trusted_proxies,
+            proxy::real_client,
+        ));
+    }
     router.into_make_service_with_connect_info::<SocketAddr>()
 }
 
@@ -213,7 +229,8 @@ pub fn run_blocking(
         let addr = server.local_addr()?;
         tracing::info!(%addr, "listening");
         on_listening(addr);
-        axum::serve(server.listener, service(server.state, server.static_dir))
+        let app = service(server.state, server.static_dir, server.trusted_proxies);
+        axum::serve(server.listener, app)
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })

@@ -2,6 +2,7 @@
 // the views of its reports — the evaluation bar, the best-move arrow over the board, the score and the line.
 
 import { t } from "./i18n.js";
+import { abandon, keepAlive, reconnectDelay } from "./liveness.js";
 
 // Steps faster than this are not analysed one by one: only the position the user stops at.
 const SETTLE_MS = 150;
@@ -48,14 +49,14 @@ export class LiveAnalysis {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/ws/analysis`);
     this.socket = socket;
-    let pinger = null;
+    let life = null;
     socket.onopen = () => {
       this.retries = 0;
-      // The server closes a connection that stays silent for two minutes.
-      pinger = setInterval(() => socket.send(JSON.stringify({ type: "ping" })), 30000);
+      life = keepAlive(socket, () => abandon(socket));
       this.send();
     };
     socket.onmessage = (event) => {
+      life.heard();
       const message = JSON.parse(event.data);
       if (message.type === "error") this.onError(message.message);
       else if ((message.type === "info" || message.type === "done") && this.wanted && sameBoard(message.fen, this.wanted.fen)) {
@@ -63,10 +64,10 @@ export class LiveAnalysis {
       }
     };
     socket.onclose = () => {
-      clearInterval(pinger);
+      if (life) life.stop();
       if (this.socket !== socket || !this.wanted) return;
       this.socket = null;
-      setTimeout(() => this.send(), Math.min(5000, 300 * 2 ** this.retries++));
+      setTimeout(() => this.send(), reconnectDelay(this.retries++));
     };
   }
 }

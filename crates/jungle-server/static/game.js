@@ -10,6 +10,7 @@ import { fillMoveList, sideName } from "./moves.js";
 import { muted, playMoveSound, setMuted, sounds } from "./sound.js";
 import { followRatings } from "./game-ratings.js";
 import { correspondenceMeta, drawDeadline } from "./deadline.js";
+import { abandon, keepAlive, reconnectDelay } from "./liveness.js";
 
 const gameId = location.pathname.split("/").pop();
 const view = { premove: null, browsing: null, sounds, seat: null, state: null, receivedAt: 0, offlineAt: null, bannerClosedAt: null, flippedByUser: null, socket: null, retries: 0, resignArmed: null };
@@ -44,15 +45,15 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/${gameId}`);
   view.socket = socket;
+  let life = null;
   socket.onopen = () => {
     view.retries = 0;
-    // The server closes a connection that stays silent for two minutes.
-    clearInterval(view.pinger);
-    view.pinger = setInterval(() => send({ type: "ping" }), 30000);
+    life = keepAlive(socket, () => abandon(socket));
     $("connection").textContent = "";
     $("connection").className = "connection online";
   };
   socket.onmessage = (event) => {
+    life.heard();
     const message = JSON.parse(event.data);
     if (message.type === "welcome") {
       view.seat = message.seat;
@@ -73,15 +74,16 @@ function connect() {
       if (view.state) draw(); // undo an optimistic move
     }
   };
+  // Its node went away (or the network did): the page reconnects, through the front door to whichever node
+  // answers, and gets the whole state of the game there.
   socket.onclose = () => {
-    clearInterval(view.pinger);
+    if (life) life.stop();
     // The clocks stop on screen: what they really show comes with the state after reconnecting.
     if (view.offlineAt === null) view.offlineAt = performance.now();
     if (view.state) draw(); // no moves are offered while offline
     $("connection").textContent = t("game.reconnecting");
     $("connection").className = "connection offline";
-    const delay = Math.min(5000, 300 * 2 ** view.retries++);
-    setTimeout(connect, delay);
+    setTimeout(connect, reconnectDelay(view.retries++));
   };
 }
 

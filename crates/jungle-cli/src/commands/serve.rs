@@ -1,6 +1,6 @@
 //! `jungle serve`: the web platform — play the engine or a friend in the browser, watch, replay, analyse.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -29,6 +29,11 @@ pub struct Args {
     /// Changes one limit, `NAME=VALUE` (repeatable; docs/security.md lists every limit and its default).
     #[arg(long = "limit", value_name = "NAME=VALUE")]
     pub limits: Vec<String>,
+    /// A reverse proxy in front of this server (e.g. `127.0.0.1` for nginx on the same machine), repeatable:
+    /// for requests from it, the client is the address it appends to `X-Forwarded-For`, so per-client limits
+    /// count each player, not the proxy. Never name an address clients can connect from themselves.
+    #[arg(long = "trust-proxy", value_name = "ADDR")]
+    pub trusted_proxies: Vec<IpAddr>,
     /// Development: serve the pages, styles and scripts from this folder (e.g.
     /// `crates/jungle-server/static`), read on every request, so an edit needs no rebuild.
     #[arg(long, value_name = "DIR")]
@@ -72,6 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         limits,
         public_origin: args.public_origin.clone(),
         static_dir: args.static_dir.clone(),
+        trusted_proxies: args.trusted_proxies.clone(),
         ..jungle_server::Config::new(addr, args.db.clone())
     };
     jungle_server::run_blocking(&config, |bound| {

@@ -370,6 +370,22 @@ impl Store {
         })
     }
 
+    /// Makes a game just stored a correspondence game (a correspondence game's rematch): its days per move
+    /// and the first mover's deadline.
+    pub fn set_correspondence(
+        &self,
+        game_id: &str,
+        time: Correspondence,
+    ) -> Result<(), StoreError> {
+        self.with(|conn| {
+            conn.execute(
+                "UPDATE games SET days_per_move = ?2, deadline_at = ?3 WHERE id = ?1",
+                params![game_id, time.days_per_move, time.deadline_ms],
+            )
+        })?;
+        Ok(())
+    }
+
     /// Correspondence games in progress whose side to move ran out before `now`.
     pub fn overdue_games(&self, now: i64) -> Result<Vec<String>, StoreError> {
         self.with(|conn| {

@@ -461,6 +461,36 @@ async fn greeted(addr: SocketAddr, id: &str, cookie: Option<&str>) -> (Option<St
     (client.seat.clone(), client.state["players"].clone())
 }
 
+/// A friend game made by the signed-in `blue` (session cookie), whose Red seat the signed-in `red` takes by
+/// the Join button's request: (its id, Blue's seat cookie).
+async fn game_between(addr: SocketAddr, blue: &str, red: &str) -> (String, String) {
+    let (status, headers, body) = http(
+        addr,
+        "POST",
+        "/api/games",
+        r#"{"opponent":"friend","side":"blue"}"#,
+        Some(blue),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let id = json_of(&body)["id"].as_str().unwrap().to_string();
+    let blue_seat = set_cookies(&headers)
+        .find(|c| c.starts_with("seat_"))
+        .unwrap()
+        .to_string();
+    let (status, _, body) = http(
+        addr,
+        "POST",
+        &format!("/api/games/{id}/join"),
+        "",
+        Some(red),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json_of(&body)["seat"], "red");
+    (id, blue_seat)
+}
+
 #[tokio::test]
 async fn seats_belong_to_accounts_on_every_device_and_nobody_else_acts_in_them() {
     let server = server("accounts-seats").await;
@@ -468,32 +498,8 @@ async fn seats_belong_to_accounts_on_every_device_and_nobody_else_acts_in_them()
     let ann = sign_up(addr, "Ann", "correct horse").await;
     let bob = sign_up(addr, "Bob", "correct horse").await;
     let eve = sign_up(addr, "Eve", "correct horse").await;
-    // Ann creates a game signed in: her seat carries her name.
-    let (status, headers, body) = http(
-        addr,
-        "POST",
-        "/api/games",
-        r#"{"opponent":"friend","side":"blue"}"#,
-        Some(&ann),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let id = json_of(&body)["id"].as_str().unwrap().to_string();
-    let ann_seat = set_cookies(&headers)
-        .find(|c| c.starts_with("seat_"))
-        .unwrap()
-        .to_string();
-    // Bob takes the other seat signed in.
-    let (status, _, body) = http(
-        addr,
-        "POST",
-        &format!("/api/games/{id}/join"),
-        "",
-        Some(&bob),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    assert_eq!(json_of(&body)["seat"], "red");
+    // Ann creates a game signed in (her seat carries her name); Bob takes the other seat signed in.
+    let (id, ann_seat) = game_between(addr, &ann, &bob).await;
     let (seat, players) = greeted(addr, &id, Some(&ann_seat)).await;
     assert_eq!(seat.as_deref(), Some("blue"));
     assert_eq!(players["blue"], "Ann");
@@ -617,29 +623,7 @@ async fn a_rematch_between_two_accounts_seats_both_by_account() {
     let addr = server.addr;
     let ann = sign_up(addr, "Ann", "correct horse").await;
     let bob = sign_up(addr, "Bob", "correct horse").await;
-    let (status, headers, body) = http(
-        addr,
-        "POST",
-        "/api/games",
-        r#"{"opponent":"friend","side":"blue"}"#,
-        Some(&ann),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let id = json_of(&body)["id"].as_str().unwrap().to_string();
-    let ann_seat = set_cookies(&headers)
-        .find(|c| c.starts_with("seat_"))
-        .unwrap()
-        .to_string();
-    let (status, _, body) = http(
-        addr,
-        "POST",
-        &format!("/api/games/{id}/join"),
-        "",
-        Some(&bob),
-    )
-    .await;
-    assert_eq!(status, 200, "{body}");
+    let (id, ann_seat) = game_between(addr, &ann, &bob).await;
     // Bob, seated by his account alone, resigns.
     let mut red = crate::support::Client::connect(addr, &id, Some(&bob)).await;
     red.send_text(r#"{"type":"resign"}"#).await;

@@ -128,9 +128,46 @@ async fn the_your_turn_list_shows_whose_move_it_is() {
     server.kill();
 }
 
+#[tokio::test]
+async fn a_correspondence_games_rematch_has_its_days_per_move_and_both_players() {
+    let db = temp_dir("correspondence-rematch").join("games.db");
+    let server = IsolatedServer::start(db);
+    let addr = server.addr;
+    let alice = Person::sign_up(addr, "alice1").await;
+    let bob = Person::sign_up(addr, "bob2").await;
+    let seek = open_seek(addr, &alice, r#"{"days":5,"colour":"blue"}"#).await;
+    let (game, bob_cookie) = accept(addr, &bob, &seek).await;
+    let mut red = Client::connect(addr, &game, Some(&bob_cookie)).await;
+    red.send_text(r#"{"type":"resign"}"#).await;
+    red.wait_for(|state| !state["outcome"].is_null()).await;
+
+    // Alice asks by her account alone; Bob's seat in the rematch is his by account too.
+    let (status, _, rematch) = alice
+        .send(addr, "POST", &format!("/api/games/{game}/rematch"), "")
+        .await;
+    assert_eq!(status, 200, "{rematch}");
+    assert_eq!(rematch["seat"], "red");
+    let new = rematch["id"].as_str().unwrap().to_string();
+    let state = game_state(&server, &new).await;
+    assert_eq!(state["correspondence"]["days_per_move"], 5, "{state}");
+    assert!(state["clock"].is_null());
+    let (_, _, mine) = bob.send(addr, "GET", "/api/lobby/mine", "").await;
+    let listed = mine["games"].as_array().unwrap();
+    assert!(
+        listed
+            .iter()
+            .any(|g| g["id"] == new.as_str() && g["my_turn"] == true),
+        "Bob is Blue and to move: {mine}"
+    );
+    let bob_seat = seat_cookie(addr, &bob, &new).await;
+    let blue = Client::connect(addr, &new, Some(&bob_seat)).await;
+    assert_eq!(blue.seat.as_deref(), Some("blue"));
+    server.kill();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_the_browser_a_correspondence_game_goes_on_across_a_server_restart() {
-    use crate::lobby::sign_up_in_browser;
+    use crate::lobby::seek_accepted_in_browser;
     use crate::support::browser::{Chrome, click, click_move, eval, wait_until};
 
     let db = temp_dir("e2e-correspondence").join("games.db");
@@ -140,28 +177,12 @@ async fn in_the_browser_a_correspondence_game_goes_on_across_a_server_restart() 
     let chrome = Chrome::launch("correspondence", 1200, 900).await;
 
     // Alice opens a rated seek of two days per move as Blue; Bob accepts.
-    let alice = chrome.person(&format!("{base}/")).await;
-    sign_up_in_browser(&alice, "alice").await;
-    alice.goto(format!("{base}/lobby").as_str()).await.unwrap();
-    wait_until(&alice, "!document.getElementById('create-card').hidden && document.getElementById('days').options.length > 0").await;
-    alice
-        .evaluate("const kind = document.getElementById('time-kind'); kind.value = 'days'; kind.dispatchEvent(new Event('change')); document.getElementById('days').value = '2'; document.getElementById('rated').value = 'true'; document.getElementById('colour').value = 'blue';")
-        .await
-        .unwrap();
-    click(&alice, "#create-seek").await;
-    wait_until(&alice, "document.querySelector('#seeks li[data-seek]')").await;
-    let bob = chrome.person(&format!("{base}/")).await;
-    sign_up_in_browser(&bob, "bob").await;
-    bob.goto(format!("{base}/lobby").as_str()).await.unwrap();
-    wait_until(
-        &bob,
-        "document.querySelector('#seeks li[data-seek] button.primary')",
+    let (alice, bob, _) = seek_accepted_in_browser(
+        &chrome,
+        &base,
+        "const kind = document.getElementById('time-kind'); kind.value = 'days'; kind.dispatchEvent(new Event('change')); document.getElementById('days').value = '2'; document.getElementById('rated').value = 'true'; document.getElementById('colour').value = 'blue';",
     )
     .await;
-    click(&bob, "#seeks li[data-seek] button.primary").await;
-    let seated = "location.pathname.startsWith('/game/') && window.jungle && window.jungle.state && window.jungle.seat";
-    wait_until(&alice, seated).await;
-    wait_until(&bob, seated).await;
     let game: String = eval(&bob, "window.jungle.state.id").await;
     let days: u64 = eval(&bob, "window.jungle.state.correspondence.days_per_move").await;
     assert_eq!(days, 2);

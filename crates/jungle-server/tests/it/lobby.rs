@@ -356,22 +356,25 @@ pub async fn sign_up_in_browser(page: &chromiumoxide::Page, name: &str) {
     assert!(done);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn in_the_browser_one_opens_a_seek_the_other_accepts_and_both_land_in_the_game() {
-    use crate::support::browser::{Chrome, click, eval, wait_until};
-    let server = start(temp_dir("e2e-lobby").join("games.db")).await;
-    let chrome = Chrome::launch("lobby", 1200, 900).await;
-    let home = format!("http://{}/", server.addr);
-    let lobby_url = format!("http://{}/lobby", server.addr);
-
+/// A seek opened on the lobby page by Alice and accepted there by Bob, each signed up in their own browser
+/// context on the server at `base` (`http://ADDR`); `form` is a script setting the seek form's fields. Answers
+/// both pages once they are in the game with their seats, and the seek as Bob's lobby listed it.
+pub async fn seek_accepted_in_browser(
+    chrome: &crate::support::browser::Chrome,
+    base: &str,
+    form: &str,
+) -> (chromiumoxide::Page, chromiumoxide::Page, String) {
+    use crate::support::browser::{click, eval, wait_until};
+    let (home, lobby_url) = (format!("{base}/"), format!("{base}/lobby"));
     let alice = chrome.person(&home).await;
     sign_up_in_browser(&alice, "alice").await;
     alice.goto(lobby_url.as_str()).await.unwrap();
-    wait_until(&alice, "!document.getElementById('create-card').hidden").await;
-    alice
-        .evaluate("document.getElementById('clock').value = '5+3'; document.getElementById('rated').value = 'false'; document.getElementById('colour').value = 'blue';")
-        .await
-        .unwrap();
+    wait_until(
+        &alice,
+        "!document.getElementById('create-card').hidden && document.getElementById('days').options.length > 0",
+    )
+    .await;
+    alice.evaluate(form).await.unwrap();
     click(&alice, "#create-seek").await;
     wait_until(&alice, "document.querySelector('#seeks li[data-seek]')").await;
 
@@ -388,16 +391,29 @@ async fn in_the_browser_one_opens_a_seek_the_other_accepts_and_both_land_in_the_
         "document.querySelector('#seeks li[data-seek]').textContent",
     )
     .await;
+    click(&bob, "#seeks li[data-seek] button.primary").await;
+    let seated = "location.pathname.startsWith('/game/') && window.jungle && window.jungle.state && window.jungle.seat";
+    wait_until(&bob, seated).await;
+    wait_until(&alice, seated).await;
+    (alice, bob, listed)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_the_browser_one_opens_a_seek_the_other_accepts_and_both_land_in_the_game() {
+    use crate::support::browser::{Chrome, eval, wait_until};
+    let server = start(temp_dir("e2e-lobby").join("games.db")).await;
+    let chrome = Chrome::launch("lobby", 1200, 900).await;
+    let (alice, bob, listed) = seek_accepted_in_browser(
+        &chrome,
+        &format!("http://{}", server.addr),
+        "document.getElementById('clock').value = '5+3'; document.getElementById('rated').value = 'false'; document.getElementById('colour').value = 'blue';",
+    )
+    .await;
     assert!(
         listed.contains("alice") && listed.contains("5+3"),
         "{listed}"
     );
-    click(&bob, "#seeks li[data-seek] button.primary").await;
-
     // Both pages go to the same game, each with its seat.
-    let seated = "location.pathname.startsWith('/game/') && window.jungle && window.jungle.seat";
-    wait_until(&bob, seated).await;
-    wait_until(&alice, seated).await;
     let path = |page| async move { eval::<String>(page, "location.pathname").await };
     assert_eq!(path(&alice).await, path(&bob).await);
     assert_eq!(eval::<String>(&alice, "window.jungle.seat").await, "blue");

@@ -9,6 +9,7 @@ mod correspondence;
 mod lobby;
 mod presentation;
 mod profile;
+mod proxy;
 mod puzzles;
 mod ratings;
 mod restart;

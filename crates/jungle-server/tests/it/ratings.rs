@@ -271,47 +271,25 @@ async fn profile_in(page: &chromiumoxide::Page, name: &str) -> serde_json::Value
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rated_game_from_the_lobby_played_to_the_den_in_the_browser_moves_both_profiles_ratings()
 {
-    use crate::lobby::sign_up_in_browser;
-    use crate::support::browser::{Chrome, click, click_move, eval, wait_until};
+    use crate::lobby::seek_accepted_in_browser;
+    use crate::support::browser::{Chrome, click_move, eval, wait_until};
     use crate::support::{start, temp_dir};
 
     let server = start(temp_dir("e2e-rated").join("games.db")).await;
     let chrome = Chrome::launch("rated", 1200, 900).await;
     let base = format!("http://{}", server.addr);
-    let lobby = format!("{base}/lobby");
 
     // Alice opens a rated 5+3 seek as Blue; Bob accepts it. Each signed in, in their own browser context.
-    let alice = chrome.person(&format!("{base}/")).await;
-    sign_up_in_browser(&alice, "alice").await;
-    alice.goto(lobby.as_str()).await.unwrap();
-    wait_until(&alice, "!document.getElementById('create-card').hidden").await;
-    alice
-        .evaluate("document.getElementById('time-kind').value = 'clock'; document.getElementById('clock').value = '5+3'; document.getElementById('rated').value = 'true'; document.getElementById('colour').value = 'blue';")
-        .await
-        .unwrap();
-    click(&alice, "#create-seek").await;
-    wait_until(&alice, "document.querySelector('#seeks li[data-seek]')").await;
-    let bob = chrome.person(&format!("{base}/")).await;
-    sign_up_in_browser(&bob, "bob").await;
-    bob.goto(lobby.as_str()).await.unwrap();
-    wait_until(
-        &bob,
-        "document.querySelector('#seeks li[data-seek] button.primary')",
-    )
-    .await;
-    let listed: String = eval(
-        &bob,
-        "document.querySelector('#seeks li[data-seek]').textContent",
+    let (alice, bob, listed) = seek_accepted_in_browser(
+        &chrome,
+        &base,
+        "document.getElementById('clock').value = '5+3'; document.getElementById('rated').value = 'true'; document.getElementById('colour').value = 'blue';",
     )
     .await;
     assert!(
         listed.contains("alice") && listed.contains("5+3") && listed.contains("rated"),
         "{listed}"
     );
-    click(&bob, "#seeks li[data-seek] button.primary").await;
-    let seated = "location.pathname.startsWith('/game/') && window.jungle && window.jungle.state && window.jungle.seat";
-    wait_until(&alice, seated).await;
-    wait_until(&bob, seated).await;
     assert_eq!(eval::<String>(&alice, "window.jungle.seat").await, "blue");
     assert_eq!(eval::<String>(&bob, "window.jungle.seat").await, "red");
 

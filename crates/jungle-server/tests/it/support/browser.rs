@@ -151,12 +151,27 @@ pub async fn wait_until(page: &Page, condition: &str) {
     }
 }
 
-/// Clicks the element a CSS selector names (a real mouse press and release at its centre).
+/// The centre of the element a CSS selector names, scrolled into view, in the page's coordinates: found and
+/// measured in one script, with no handle to the element kept. Pages redraw their boards at any moment (a
+/// state, a reconnection attempt), and a handle to a replaced node fails with "Could not find node".
+pub async fn centre_of(page: &Page, selector: &str) -> chromiumoxide::layout::Point {
+    let selector_js = serde_json::to_string(selector).unwrap();
+    let centre: Option<(f64, f64)> = eval(
+        page,
+        &format!(
+            "(() => {{ const el = document.querySelector({selector_js}); if (!el) return null; \
+               el.scrollIntoViewIfNeeded(); const r = el.getBoundingClientRect(); \
+               return [r.left + r.width / 2, r.top + r.height / 2]; }})()"
+        ),
+    )
+    .await;
+    let (x, y) = centre.unwrap_or_else(|| panic!("no element {selector}"));
+    chromiumoxide::layout::Point { x, y }
+}
+
+/// Clicks the element a CSS selector names: a real mouse press and release at its centre ([`centre_of`]).
 pub async fn click(page: &Page, selector: &str) {
-    page.find_element(selector)
-        .await
-        .unwrap_or_else(|e| panic!("no element {selector}: {e}"))
-        .click()
+    page.click(centre_of(page, selector).await)
         .await
         .unwrap_or_else(|e| panic!("clicking {selector}: {e}"));
 }
@@ -187,16 +202,8 @@ pub async fn drag_move(page: &Page, mv: &str) {
     use chromiumoxide::cdp::browser_protocol::input::{
         DispatchMouseEventParams, DispatchMouseEventType, MouseButton,
     };
-    let centre = |square: String| async move {
-        page.find_element(format!("[data-square='{square}']"))
-            .await
-            .unwrap_or_else(|e| panic!("no square {square}: {e}"))
-            .clickable_point()
-            .await
-            .unwrap_or_else(|e| panic!("square {square} is not on screen: {e}"))
-    };
-    let from = centre(mv[0..2].to_string()).await;
-    let to = centre(mv[2..4].to_string()).await;
+    let from = centre_of(page, &format!("[data-square='{}']", &mv[0..2])).await;
+    let to = centre_of(page, &format!("[data-square='{}']", &mv[2..4])).await;
     let event = |kind: DispatchMouseEventType, x: f64, y: f64| {
         let mut builder = DispatchMouseEventParams::builder()
             .r#type(kind.clone())

@@ -1,0 +1,331 @@
+//! Faults in a deployment (issue 18.4): `jungle serve` behind nginx, started by `scripts/cluster`, with
+//! players that reach it only through nginx. A part is crashed in the middle of several games; every move a
+//! player saw acknowledged must still be there when the players come back, nothing they did not see may be
+//! there, the clocks must be right, and play (and the engine) must go on.
+
+mod cluster;
+mod player;
+
+use std::net::SocketAddr;
+
+use cluster::{Cluster, Topology};
+use player::{NotPlayed, Player, Visitor, moves_of, ply_of};
+use serde_json::Value;
+
+/// Friend games played at once in each test (and one engine game).
+const FRIEND_GAMES: usize = 3;
+
+/// Five minutes a side: the clocks run, and no game can lose on time during a test.
+const TIMED: &str = r#""minutes":5,"increment":0"#;
+
+/// A game and what its players saw acknowledged.
+struct Game {
+    players: Vec<Player>,
+    /// Every move a player saw in a state from the server, in order: the moves that must never be lost.
+    acknowledged: Vec<String>,
+    /// Varies the moves played from game to game.
+    seed: usize,
+}
+
+impl Game {
+    async fn between_friends(addr: SocketAddr, seed: usize) -> Game {
+        let mut creator = Visitor::arrive(addr).await;
+        let id = creator
+            .create(&format!(r#"{{"opponent":"friend",{TIMED}}}"#))
+            .await;
+        let mut friend = Visitor::arrive(addr).await;
+        friend.join(&id).await;
+        let players = vec![creator.sit(&id).await, friend.sit(&id).await];
+        Game {
+            players,
+            acknowledged: Vec::new(),
+            seed,
+        }
+    }
+
+    async fn against_the_engine(addr: SocketAddr, seed: usize) -> Game {
+        let mut human = Visitor::arrive(addr).await;
+        let id = human
+            .create(&format!(
+                r#"{{"opponent":"engine","level":1,"side":"blue",{TIMED}}}"#
+            ))
+            .await;
+        Game {
+            players: vec![human.sit(&id).await],
+            acknowledged: Vec::new(),
+            seed,
+        }
+    }
+
+    fn id(&self) -> &str {
+        &self.players[0].id
+    }
+
+    fn state(&self) -> &Value {
+        &self.players[0].state
+    }
+
+    /// Plays `plies` more plies (the engine's replies count), each acknowledged before the next.
+    async fn play(&mut self, plies: usize) {
+        let target = self.acknowledged.len() + plies;
+        while self.acknowledged.len() < target {
+            let ply = self.acknowledged.len();
+            match self.players.iter_mut().find(|p| p.my_turn()) {
+                Some(mover) => {
+                    let mv = mover
+                        .play(ply * 7 + self.seed)
+                        .await
+                        .unwrap_or_else(|e| panic!("game {}: move {ply}: {e:?}", mover.id));
+                    self.acknowledged.push(mv);
+                }
+                // The engine's turn: its reply arrives as the next state.
+                None => {
+                    let player = &mut self.players[0];
+                    player
+                        .await_ply(ply + 1)
+                        .await
+                        .unwrap_or_else(|e| panic!("game {}: no engine reply: {e}", player.id));
+                    self.acknowledged.push(moves_of(&player.state)[ply].clone());
+                }
+            }
+            // Every player sees every move.
+            for player in &mut self.players {
+                player
+                    .await_ply(ply + 1)
+                    .await
+                    .unwrap_or_else(|e| panic!("game {}: {e}", player.id));
+            }
+            assert!(
+                self.state()["outcome"].is_null(),
+                "game {} ended: {}",
+                self.id(),
+                self.state()
+            );
+        }
+    }
+
+    /// Brings every player back after a fault: a connection that no longer answers is opened again through
+    /// nginx, and the state it recovers must hold exactly the acknowledged moves.
+    async fn recover(&mut self, clocks_before: &Clocks) {
+        for player in &mut self.players {
+            if !player.answers().await {
+                player.reconnect().await;
+            }
+            assert_eq!(
+                moves_of(&player.state),
+                self.acknowledged,
+                "game {}: the moves after the fault",
+                player.id
+            );
+        }
+        clocks_before.still_right(self.id(), self.state());
+    }
+
+    /// The player whose turn it is (none while the engine is to move).
+    fn mover(&mut self) -> Option<&mut Player> {
+        self.players.iter_mut().find(|p| p.my_turn())
+    }
+
+    /// Makes the next move, asking again while it is refused (a part of the deployment is coming back), a
+    /// bounded number of times.
+    async fn play_when_accepted(&mut self) {
+        let ply = self.acknowledged.len();
+        let seed = self.seed;
+        let mover = self.mover().expect("a player to move");
+        let mut last = String::new();
+        for _ in 0..60 {
+            match mover.play(ply * 7 + seed).await {
+                Ok(mv) => {
+                    self.acknowledged.push(mv);
+                    return;
+                }
+                Err(NotPlayed::Refused(why)) => {
+                    last = why;
+                    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                }
+                Err(NotPlayed::Lost(why)) => {
+                    last = why;
+                    mover.reconnect().await;
+                }
+            }
+        }
+        panic!("game {}: move {ply} still not played: {last}", mover.id);
+    }
+
+    fn reconnections(&self) -> usize {
+        self.players.iter().map(|p| p.reconnections).sum()
+    }
+}
+
+/// A game's clocks as the players last saw them before a fault.
+struct Clocks {
+    running: String,
+    waiting_ms: u64,
+}
+
+impl Clocks {
+    fn of(state: &Value) -> Clocks {
+        let clock = &state["clock"];
+        let running = clock["running"]
+            .as_str()
+            .expect("a running clock")
+            .to_string();
+        let waiting = if running == "blue" { "red" } else { "blue" };
+        Clocks {
+            waiting_ms: clock[format!("{waiting}_ms")].as_u64().unwrap(),
+            running,
+        }
+    }
+
+    /// The same side's clock runs, the waiting side keeps exactly its time (no time passes for a side that
+    /// is not to move, whatever happened to the servers), and the running one has time left within the game's.
+    fn still_right(&self, id: &str, state: &Value) {
+        let after = Clocks::of(state);
+        assert_eq!(after.running, self.running, "game {id}: {state}");
+        assert_eq!(after.waiting_ms, self.waiting_ms, "game {id}: {state}");
+        let running_ms = state["clock"][format!("{}_ms", self.running)]
+            .as_u64()
+            .unwrap();
+        assert!(
+            (1..=5 * 60 * 1000).contains(&running_ms),
+            "game {id}: {state}"
+        );
+    }
+}
+
+/// Several friend games and an engine game, under way (past their first moves, so the clocks run).
+async fn games_under_way(addr: SocketAddr) -> Vec<Game> {
+    let mut games = Vec::new();
+    for seed in 0..FRIEND_GAMES {
+        games.push(Game::between_friends(addr, seed).await);
+    }
+    games.push(Game::against_the_engine(addr, FRIEND_GAMES).await);
+    for game in &mut games {
+        game.play(4).await;
+    }
+    games
+}
+
+async fn recover_all(games: &mut [Game], clocks: &[Clocks]) {
+    for (game, clocks) in games.iter_mut().zip(clocks) {
+        game.recover(clocks).await;
+    }
+}
+
+fn clocks_of(games: &[Game]) -> Vec<Clocks> {
+    games.iter().map(|g| Clocks::of(g.state())).collect()
+}
+
+/// After a fault: every game goes on for four more plies, every player seeing each (so across nodes), the
+/// engine answering in its game.
+async fn play_on(games: &mut [Game]) {
+    for game in games {
+        let before = ply_of(game.state());
+        game.play(4).await;
+        assert_eq!(ply_of(game.state()), before + 4);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs `jungle serve --db postgres://` and `--broker` on main (issue 18, helpers storage and broker)"]
+async fn a_killed_node_loses_no_acknowledged_move_and_its_players_go_on_elsewhere() {
+    let cluster = Cluster::start("kill-node", Topology::ThreeNodes);
+    let mut games = games_under_way(cluster.addr).await;
+    let clocks = clocks_of(&games);
+
+    cluster.kill("node1");
+    // No restart: nginx sends the players of node1 to node2 and node3.
+    recover_all(&mut games, &clocks).await;
+    let reconnected: usize = games.iter().map(Game::reconnections).sum();
+    assert!(
+        reconnected > 0,
+        "nobody lost a connection: was a node killed?"
+    );
+    play_on(&mut games).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lone_node_on_sqlite_killed_and_restarted_loses_no_acknowledged_move() {
+    let cluster = Cluster::start("kill-lone-node", Topology::OneNodeOnSqlite);
+    let mut games = games_under_way(cluster.addr).await;
+    let clocks = clocks_of(&games);
+
+    cluster.kill("node1");
+    cluster.restart("node1");
+    recover_all(&mut games, &clocks).await;
+    let reconnected: usize = games.iter().map(Game::reconnections).sum();
+    assert!(
+        reconnected > 0,
+        "nobody lost a connection: was the node killed?"
+    );
+    play_on(&mut games).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs `jungle serve --db postgres://` and `--broker` on main (issue 18, helpers storage and broker)"]
+async fn while_postgresql_is_down_moves_are_refused_and_play_resumes_after() {
+    let cluster = Cluster::start("postgres", Topology::ThreeNodes);
+    let mut games = games_under_way(cluster.addr).await;
+    let clocks = clocks_of(&games);
+
+    cluster.kill("postgres");
+    for game in &mut games {
+        let ply = game.acknowledged.len();
+        let seed = game.seed;
+        // The engine's game may be waiting for the engine, which cannot store its move either.
+        let Some(mover) = game.mover() else { continue };
+        match mover.play(ply * 7 + seed).await {
+            Err(NotPlayed::Refused(_)) => {}
+            other => panic!(
+                "game {}: with the database down, a move got {other:?}",
+                mover.id
+            ),
+        }
+    }
+
+    cluster.restart("postgres");
+    // Nothing refused was stored after all: the games hold exactly the acknowledged moves, and no time went
+    // from the clock of a side that was not to move.
+    recover_all(&mut games, &clocks).await;
+    for game in &mut games {
+        if game.mover().is_some() {
+            game.play_when_accepted().await;
+        }
+    }
+    play_on(&mut games).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs `jungle serve --db postgres://` and `--broker` on main (issue 18, helpers storage and broker)"]
+async fn after_nats_restarts_no_move_is_lost_or_doubled() {
+    let cluster = Cluster::start("nats", Topology::ThreeNodes);
+    let mut games = games_under_way(cluster.addr).await;
+
+    cluster.kill("nats");
+    // While the broker is away a move is stored and acknowledged to its player (or refused, and made again);
+    // a player on another node may not hear of it until the broker is back.
+    for game in &mut games {
+        if game.mover().is_some() {
+            game.play_when_accepted().await;
+        }
+    }
+    cluster.restart("nats");
+
+    // Every board comes to hold exactly the acknowledged moves: the nodes catch up once subscribed again, or
+    // a player that heard nothing gets the whole state from the database on reconnecting.
+    for game in &mut games {
+        let ply = game.acknowledged.len();
+        for player in &mut game.players {
+            if player.await_ply(ply).await.is_err() {
+                player.reconnect().await;
+            }
+            assert_eq!(
+                moves_of(&player.state),
+                game.acknowledged,
+                "game {}",
+                player.id
+            );
+        }
+    }
+    play_on(&mut games).await;
+}
