@@ -342,11 +342,34 @@ impl Database for Postgres {
         &self,
         work: &mut dyn FnMut(&dyn Conn) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        let lease = self.checkout()?;
-        work(&lease.on()?)
+        blocking(|| {
+            let lease = self.checkout()?;
+            work(&lease.on()?)
+        })
     }
 
     fn transaction(
+        &self,
+        work: &mut dyn FnMut(&dyn Conn) -> Result<bool, StoreError>,
+    ) -> Result<(), StoreError> {
+        blocking(|| self.transaction_here(work))
+    }
+}
+
+/// Runs `f`, which waits for the database, after telling a multi-thread tokio runtime (`block_in_place`), so
+/// the worker's other tasks move to another thread while a commit waits for its disk; on any other thread
+/// (a current-thread runtime, where `block_in_place` would panic, or no runtime) it just runs.
+fn blocking<T>(f: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current() {
+        Ok(runtime) if runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(f)
+        }
+        _ => f(),
+    }
+}
+
+impl Postgres {
+    fn transaction_here(
         &self,
         work: &mut dyn FnMut(&dyn Conn) -> Result<bool, StoreError>,
     ) -> Result<(), StoreError> {
