@@ -691,10 +691,12 @@ impl Hub {
             let room = room.clone();
             tokio::spawn(async move {
                 tokio::time::sleep_until((abort_at + Duration::from_millis(5)).into()).await;
-                if let Err(e) =
-                    room.abort_if_not_begun(&hub.store, generation, join_wait, first_move_wait)
-                {
-                    tracing::error!(game = %room.id, error = %e, "an abort was not saved");
+                match room.abort_if_not_begun(&hub.store, generation, join_wait, first_move_wait) {
+                    // Out of date: another node ended the game first (the room was read again).
+                    Ok(()) | Err(ActionError::OutOfDate) => {}
+                    Err(e) => {
+                        tracing::error!(game = %room.id, error = %e, "an abort was not saved")
+                    }
                 }
             });
         }

@@ -140,7 +140,7 @@ impl Server {
             Some(cluster) => state.join_cluster(cluster).await?,
             None => {
                 let resumed = state.resume()?;
-                tracing::info!(db = %config.db.display(), resumed, "games reopened");
+                tracing::info!(db = %Store::describe(&config.db), resumed, "games reopened");
             }
         }
         // Correspondence games whose time ran out while the server was down are decided now.

@@ -465,12 +465,18 @@ impl Room {
             clock.stop(now);
         }
         state.draw_offer = None;
-        store.finish(
+        let decided = store.finish(
             &self.id,
             outcome.result_str(),
             outcome.winner.map(side_name),
             outcome.termination.as_str(),
         )?;
+        if !decided {
+            // Another node wrote this game's ending first: take it from the database.
+            self.reload_locked(store, state)?;
+            self.broadcast(state);
+            return Err(ActionError::OutOfDate);
+        }
         state.recorded_outcome = Some(outcome);
         Ok(())
     }
@@ -632,7 +638,12 @@ impl Room {
     }
 
     fn abort_now(&self, store: &Store, state: &mut RoomState) -> Result<(), ActionError> {
-        store.finish(&self.id, "*", None, ABORTED)?;
+        if !store.finish(&self.id, "*", None, ABORTED)? {
+            // Another node wrote this game's ending first: take it from the database.
+            self.reload_locked(store, state)?;
+            self.broadcast(state);
+            return Err(ActionError::OutOfDate);
+        }
         state.aborted = true;
         if let Some(clock) = state.clock.as_mut() {
             clock.stop(Instant::now());

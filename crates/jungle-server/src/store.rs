@@ -6,6 +6,8 @@
 use std::path::Path;
 
 pub mod db;
+mod postgres;
+pub mod scratch;
 mod sqlite;
 use db::{Conn, Database, params};
 
@@ -40,6 +42,12 @@ pub enum StoreError {
     /// the wrong type.
     #[error("database: unexpected stored value: {0}")]
     Value(String),
+    /// PostgreSQL refused a statement (a constraint, a syntax error).
+    #[error("database: {0}")]
+    Postgres(#[from] tokio_postgres::Error),
+    /// The database cannot be reached, or did not answer in time; a later call may succeed.
+    #[error("the database is unavailable: {0}")]
+    Unavailable(String),
     /// The backend answered without running the work it was given (a backend's bug, never expected).
     #[error("database: the backend did not run the statement")]
     NotRun,
@@ -142,12 +150,19 @@ macro_rules! summary_query {
 }
 
 impl Store {
-    /// Opens (creating if needed) the SQLite database file and applies any migrations it lacks.
+    /// Opens the database `db` names and applies any migrations it lacks: a `postgres://` (or
+    /// `postgresql://`) URL connects to PostgreSQL (`?pool_max=N` bounds its connections, default 8);
+    /// anything else is a SQLite file, created if missing.
     ///
     /// # Errors
-    /// When the file cannot be opened or a migration fails.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
-        Ok(Store::on(sqlite::Sqlite::open(path)?))
+    /// When the database cannot be opened or reached, or a migration fails.
+    pub fn open(db: &Path) -> Result<Store, StoreError> {
+        match db.to_str() {
+            Some(url) if postgres::is_postgres_url(url) => {
+                Ok(Store::on(postgres::Postgres::open(url)?))
+            }
+            _ => Ok(Store::on(sqlite::Sqlite::open(db)?)),
+        }
     }
 
     /// A private in-memory database (for tests).
@@ -156,6 +171,14 @@ impl Store {
     /// When a migration fails.
     pub fn in_memory() -> Result<Store, StoreError> {
         Ok(Store::on(sqlite::Sqlite::in_memory()?))
+    }
+
+    /// The database `db` names, as it may be shown or logged (a PostgreSQL URL without its password).
+    pub fn describe(db: &Path) -> String {
+        match db.to_str() {
+            Some(url) if postgres::is_postgres_url(url) => postgres::without_password(url),
+            _ => db.display().to_string(),
+        }
     }
 
     fn on(db: impl Database + 'static) -> Store {
@@ -237,23 +260,28 @@ impl Store {
         })
     }
 
-    /// Stores a game's ending — the one place results are written — and, for a rated game, moves both
-    /// players' ratings in the same transaction (once: a second ending of the same game moves nothing).
+    /// Stores a game's ending — the one place results are written — unless it already has one, and for a
+    /// rated game moves both players' ratings in the same transaction. A game's ending is decided once:
+    /// of several calls (from several servers, say) exactly one answers `true`, and the others change
+    /// nothing. (A takeback, [`Store::truncate_moves`], clears the ending.)
     pub fn finish(
         &self,
         id: &str,
         result: &str,
         winner: Option<&str>,
         termination: &str,
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
         let now = now_ms();
         self.transaction(|tx| {
-            tx.execute(
-                "UPDATE games SET result = ?2, winner = ?3, termination = ?4, finished_at = ?5 WHERE id = ?1",
+            let decided = tx.execute(
+                "UPDATE games SET result = ?2, winner = ?3, termination = ?4, finished_at = ?5
+                 WHERE id = ?1 AND result IS NULL",
                 params![id, result, winner, termination, now],
-            )?;
-            ratings::settle_on(tx, id, result, winner, now)?;
-            Ok(())
+            )? == 1;
+            if decided {
+                ratings::settle_on(tx, id, result, winner, now)?;
+            }
+            Ok(decided)
         })
     }
 
@@ -422,10 +450,14 @@ fn insert_move_on(conn: &dyn Conn, id: &str, m: &MoveRecord) -> Result<(), Store
 }
 
 #[cfg(test)]
-mod tests {
+mod testing;
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::testing::on_both_backends;
     use super::*;
 
-    fn record(id: &str) -> GameRecord {
+    pub(crate) fn record(id: &str) -> GameRecord {
         GameRecord {
             id: id.into(),
             created_at: now_ms(),
@@ -446,62 +478,89 @@ mod tests {
         }
     }
 
-    #[test]
-    fn moves_are_stored_in_order_and_truncated_by_takebacks() {
-        let store = Store::in_memory().unwrap();
-        store.insert_game(&record("g1")).unwrap();
-        for (ply, mv) in ["a3a4", "g7g6", "a4a5"].iter().enumerate() {
-            store
-                .insert_move(
-                    "g1",
-                    &MoveRecord {
-                        ply: ply as u32,
-                        mv: mv.to_string(),
-                        blue_ms: None,
-                        red_ms: None,
-                    },
-                )
-                .unwrap();
-        }
-        assert_eq!(store.moves("g1").unwrap().len(), 3);
-        assert_eq!(store.list(GameList::Live, 10).unwrap()[0].plies, 3);
-        assert!(store.list(GameList::Live, 10).unwrap()[0].open_seat);
-        store.set_token("g1", "red", "t2").unwrap();
-        assert!(!store.list(GameList::Live, 10).unwrap()[0].open_seat);
-        store.truncate_moves("g1", 1).unwrap();
-        let moves = store.moves("g1").unwrap();
-        assert_eq!(moves.len(), 1);
-        assert_eq!(moves[0].mv, "a3a4");
-    }
-
-    #[test]
-    fn a_duplicate_ply_is_refused() {
-        let store = Store::in_memory().unwrap();
-        store.insert_game(&record("g1")).unwrap();
-        let m = MoveRecord {
-            ply: 0,
-            mv: "a3a4".into(),
-            blue_ms: None,
+    pub(crate) fn a_move(ply: u32, mv: &str) -> MoveRecord {
+        MoveRecord {
+            ply,
+            mv: mv.into(),
+            blue_ms: Some(60_000 - u64::from(ply)),
             red_ms: None,
-        };
-        store.insert_move("g1", &m).unwrap();
-        assert!(store.insert_move("g1", &m).is_err());
+        }
     }
 
-    #[test]
-    fn finished_games_leave_the_live_list() {
-        let store = Store::in_memory().unwrap();
-        store.insert_game(&record("g1")).unwrap();
-        store
-            .finish("g1", "1-0", Some("blue"), "resignation")
-            .unwrap();
-        assert!(store.list(GameList::Live, 10).unwrap().is_empty());
-        assert_eq!(store.list(GameList::Finished, 10).unwrap()[0].id, "g1");
-        assert!(store.unfinished_ids().unwrap().is_empty());
-        assert_eq!(
-            store.game("g1").unwrap().unwrap().result.as_deref(),
-            Some("1-0")
-        );
+    on_both_backends! {
+        fn moves_are_stored_in_order_and_truncated_by_takebacks(store) {
+            store.insert_game(&record("g1")).unwrap();
+            for (ply, mv) in ["a3a4", "g7g6", "a4a5"].iter().enumerate() {
+                store.insert_move("g1", &a_move(ply as u32, mv)).unwrap();
+            }
+            assert_eq!(store.moves("g1").unwrap()[1], a_move(1, "g7g6"));
+            assert_eq!(store.moves("g1").unwrap().len(), 3);
+            assert_eq!(store.list(GameList::Live, 10).unwrap()[0].plies, 3);
+            assert_eq!(store.list(GameList::Live, 10).unwrap()[0].blue_ms, Some(59_998));
+            assert!(store.list(GameList::Live, 10).unwrap()[0].open_seat);
+            store.set_token("g1", "red", "t2").unwrap();
+            assert!(!store.list(GameList::Live, 10).unwrap()[0].open_seat);
+            store.truncate_moves("g1", 1).unwrap();
+            let moves = store.moves("g1").unwrap();
+            assert_eq!(moves.len(), 1);
+            assert_eq!(moves[0].mv, "a3a4");
+        }
+
+        fn a_duplicate_ply_is_refused_by_the_database(store) {
+            store.insert_game(&record("g1")).unwrap();
+            store.insert_move("g1", &a_move(0, "a3a4")).unwrap();
+            assert!(store.insert_move("g1", &a_move(0, "g7g6")).is_err());
+            // Inside a transaction too (an import, a correspondence move): nothing of it is kept.
+            assert!(store.insert_moves("g1", &[a_move(1, "g7g6"), a_move(0, "a3a4")]).is_err());
+            assert!(store.insert_move_with_deadline("g1", &a_move(0, "a3a4"), 5).is_err());
+            assert_eq!(store.moves("g1").unwrap(), [a_move(0, "a3a4")]);
+            assert_eq!(store.correspondence("g1").unwrap(), None);
+        }
+
+        fn finished_games_leave_the_live_list(store) {
+            store.insert_game(&record("g1")).unwrap();
+            assert!(store.finish("g1", "1-0", Some("blue"), "resignation").unwrap());
+            assert!(store.list(GameList::Live, 10).unwrap().is_empty());
+            assert_eq!(store.list(GameList::Finished, 10).unwrap()[0].id, "g1");
+            assert!(store.unfinished_ids().unwrap().is_empty());
+            assert_eq!(store.game("g1").unwrap().unwrap().result.as_deref(), Some("1-0"));
+        }
+
+        fn a_game_ends_once_and_a_takeback_reopens_it(store) {
+            store.insert_game(&record("g1")).unwrap();
+            store.insert_move("g1", &a_move(0, "a3a4")).unwrap();
+            assert!(store.finish("g1", "1-0", Some("blue"), "resignation").unwrap());
+            assert!(!store.finish("g1", "0-1", Some("red"), "timeout").unwrap(), "decided already");
+            let game = store.game("g1").unwrap().unwrap();
+            assert_eq!((game.result.as_deref(), game.termination.as_deref()), (Some("1-0"), Some("resignation")));
+            store.truncate_moves("g1", 0).unwrap();
+            assert!(store.finish("g1", "0-1", Some("red"), "timeout").unwrap());
+        }
+
+        fn of_concurrent_endings_exactly_one_is_decided(store) {
+            for round in 0..10 {
+                let id = format!("g{round}");
+                store.insert_game(&record(&id)).unwrap();
+                let won: Vec<bool> = std::thread::scope(|s| {
+                    let racers: Vec<_> = ["1-0", "0-1", "1/2-1/2", "*"]
+                        .into_iter()
+                        .map(|result| s.spawn(|| store.finish(&id, result, None, "race").unwrap()))
+                        .collect();
+                    racers.into_iter().map(|r| r.join().unwrap()).collect()
+                });
+                assert_eq!(won.iter().filter(|w| **w).count(), 1, "round {round}: {won:?}");
+            }
+        }
+
+        fn damaged_games_leave_the_live_list_and_are_not_reopened(store) {
+            store.insert_game(&record("g1")).unwrap();
+            store.insert_game(&record("g2")).unwrap();
+            store.mark_damaged("g1", "move 3: illegal").unwrap();
+            assert_eq!(store.unfinished_ids().unwrap(), ["g2"]);
+            assert_eq!(store.list(GameList::Live, 10).unwrap().len(), 1);
+            assert_eq!(store.damaged("g1").unwrap().as_deref(), Some("move 3: illegal"));
+            assert_eq!(store.damaged("g2").unwrap(), None);
+        }
     }
 
     #[test]
@@ -516,21 +575,7 @@ mod tests {
         }
         let store = Store::open(&path).unwrap();
         assert!(store.game("g1").unwrap().is_some());
+        drop(store);
         let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn damaged_games_leave_the_live_list_and_are_not_reopened() {
-        let store = Store::in_memory().unwrap();
-        store.insert_game(&record("g1")).unwrap();
-        store.insert_game(&record("g2")).unwrap();
-        store.mark_damaged("g1", "move 3: illegal").unwrap();
-        assert_eq!(store.unfinished_ids().unwrap(), ["g2"]);
-        assert_eq!(store.list(GameList::Live, 10).unwrap().len(), 1);
-        assert_eq!(
-            store.damaged("g1").unwrap().as_deref(),
-            Some("move 3: illegal")
-        );
-        assert_eq!(store.damaged("g2").unwrap(), None);
     }
 }

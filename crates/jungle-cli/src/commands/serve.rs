@@ -11,7 +11,8 @@ pub struct Args {
     /// The address to listen on (use 0.0.0.0:PORT to let other machines in).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: String,
-    /// The SQLite database file of games (created if missing).
+    /// Where games are kept: a SQLite file (created if missing), or a PostgreSQL database as a URL,
+    /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DBNAME[?pool_max=N]` (several servers may share one).
     #[arg(long, default_value = "jungle-games.db")]
     pub db: PathBuf,
     /// At most this many engine searches at once (default: all cores but one).
@@ -115,7 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     jungle_server::run_blocking(&config, |bound| {
         println!(
             "jungle serve: open http://{bound}/ (games are saved in {})",
-            args.db.display()
+            jungle_server::Store::describe(&args.db)
         );
         println!("press Ctrl-C to stop");
     })?;

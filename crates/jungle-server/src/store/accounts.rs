@@ -196,10 +196,10 @@ pub enum AccountKey<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::testing::on_both_backends;
 
-    #[test]
-    fn names_are_unique_whatever_their_case() {
-        let store = Store::in_memory().unwrap();
+    on_both_backends! {
+    fn names_are_unique_whatever_their_case(store) {
         let ann = store.insert_account("Ann_1", "h").unwrap().unwrap();
         assert_eq!(store.insert_account("ann_1", "h2").unwrap(), None);
         assert_eq!(store.account_by_name("ANN_1").unwrap(), Some(ann.clone()));
@@ -209,11 +209,9 @@ mod tests {
         assert_eq!(store.account_by_name("\u{212A}im").unwrap(), None);
     }
 
-    #[test]
-    fn sessions_end_on_expiry_logout_password_change_and_past_the_cap() {
-        let store = Store::in_memory().unwrap();
+    fn sessions_end_on_expiry_logout_password_change_and_past_the_cap(store) {
         let ann = store.insert_account("ann", "h").unwrap().unwrap();
-        let later = super::super::now_ms() + 60_000;
+        let later = crate::store::now_ms() + 60_000;
         store.insert_session("live", ann.id, later).unwrap();
         store.insert_session("old", ann.id, 1).unwrap();
         assert_eq!(store.session_account("live").unwrap(), Some(ann.clone()));
@@ -236,5 +234,6 @@ mod tests {
         );
         let credentials = store.credentials(AccountKey::Name("ANN")).unwrap().unwrap();
         assert_eq!(credentials.password_hash, "new");
+    }
     }
 }

@@ -25,15 +25,20 @@ impl StoreError {
     /// Whether the database refused a write that would have broken a unique key: a move for a ply that is
     /// already stored (another node stored it first).
     pub fn is_conflict(&self) -> bool {
-        matches!(
-            self,
-            StoreError::Sql(rusqlite::Error::SqliteFailure(e, _))
-                if e.code == rusqlite::ErrorCode::ConstraintViolation
+        match self {
+            StoreError::Sql(rusqlite::Error::SqliteFailure(e, _)) => {
+                e.code == rusqlite::ErrorCode::ConstraintViolation
                     && matches!(
                         e.extended_code,
-                        rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY | rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                        rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+                            | rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
                     )
-        )
+            }
+            StoreError::Postgres(e) => {
+                e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION)
+            }
+            _ => false,
+        }
     }
 }
 

@@ -420,6 +420,7 @@ impl Store {
 mod tests {
     use super::*;
     use crate::lobby::seek::SEEK_GRACE_MS;
+    use crate::store::testing::on_both_backends;
 
     fn seek(id: &str, creator: i64, now: i64) -> Seek {
         Seek {
@@ -442,9 +443,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn real_time_seeks_expire_when_their_creator_is_gone_and_correspondence_seeks_stay() {
-        let store = Store::in_memory().unwrap();
+    on_both_backends! {
+    fn real_time_seeks_expire_when_their_creator_is_gone_and_correspondence_seeks_stay(store) {
         for name in ["user1", "user2", "user3"] {
             store.insert_account(name, "hash").unwrap();
         }
@@ -471,9 +471,7 @@ mod tests {
         assert_eq!(store.open_seeks_of(1, gone).unwrap(), 1);
     }
 
-    #[test]
-    fn a_direct_challenge_is_seen_only_by_its_target_and_its_creator() {
-        let store = Store::in_memory().unwrap();
+    fn a_direct_challenge_is_seen_only_by_its_target_and_its_creator(store) {
         for name in ["user1", "user2", "user3"] {
             store.insert_account(name, "hash").unwrap();
         }
@@ -495,5 +493,6 @@ mod tests {
         let mine = store.seeks_for(Some(1), now, 10).unwrap();
         assert!(mine[0].declined, "the creator sees the refusal");
         assert!(store.delete_seek("c", 1).unwrap());
+    }
     }
 }

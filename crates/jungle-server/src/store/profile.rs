@@ -71,7 +71,8 @@ pub struct Totals {
 /// The player's side in a game `g` of the player `?1`, as SQL.
 const SIDE: &str = "CASE WHEN g.blue_user_id = ?1 THEN 'blue' ELSE 'red' END";
 
-/// The games of player `?1` that count on a profile, as an SQL condition over `g`.
+/// The games of player `?1` that count on a profile, as an SQL condition over `g`. (An optional parameter is
+/// tested as `CAST(?N AS type) IS NULL`: PostgreSQL cannot tell a bare parameter's type from `IS NULL`.)
 const PLAYED: &str = "(g.blue_user_id = ?1 OR g.red_user_id = ?1) AND g.finished_at IS NOT NULL
     AND g.termination IS DISTINCT FROM 'aborted' AND g.mode != 'import'";
 
@@ -96,9 +97,9 @@ impl Store {
              LEFT JOIN users o ON o.id = CASE WHEN g.blue_user_id = ?1 THEN g.red_user_id ELSE g.blue_user_id END
              LEFT JOIN rating_history h ON h.game_id = g.id AND h.user_id = ?1
              WHERE {PLAYED}
-                AND (?2 IS NULL OR o.id = ?2)
-                AND (?3 IS NULL OR g.rules = ?3)
-                AND (?4 IS NULL
+                AND (CAST(?2 AS BIGINT) IS NULL OR o.id = ?2)
+                AND (CAST(?3 AS TEXT) IS NULL OR g.rules = ?3)
+                AND (CAST(?4 AS TEXT) IS NULL
                      OR (?4 = 'draw' AND g.winner IS NULL)
                      OR (?4 = 'win' AND g.winner = {SIDE})
                      OR (?4 = 'loss' AND g.winner IS NOT NULL AND g.winner != {SIDE}))
@@ -181,7 +182,7 @@ impl Store {
     ) -> Result<Vec<(i64, String)>, StoreError> {
         let sql = format!(
             "SELECT g.finished_at, g.id FROM games g
-             WHERE {PLAYED} AND (?2 IS NULL OR (g.finished_at, g.id) > (?2, ?3))
+             WHERE {PLAYED} AND (CAST(?2 AS BIGINT) IS NULL OR (g.finished_at, g.id) > (?2, ?3))
              ORDER BY g.finished_at, g.id LIMIT ?4"
         );
         let (at, id) = after.map_or((None, None), |(at, id)| (Some(*at), Some(id.as_str())));
@@ -190,5 +191,47 @@ impl Store {
                 Ok((r.get(0)?, r.get(1)?))
             })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::testing::on_both_backends;
+    use crate::store::tests::record;
+    use jungle_rules::BySide;
+
+    on_both_backends! {
+        fn a_players_games_totals_and_export_pages_read_the_same_on_both_backends(store) {
+            let ann = store.insert_account("ann", "h").unwrap().unwrap();
+            let bo = store.insert_account("bo", "h").unwrap().unwrap();
+            for (id, winner) in [("g1", Some("blue")), ("g2", None), ("g3", Some("red"))] {
+                store.insert_game(&record(id)).unwrap();
+                store.mark_rated(id, BySide::new(ann.id, bo.id), Category::Blitz).unwrap();
+                let result = match winner {
+                    Some("blue") => "1-0",
+                    Some(_) => "0-1",
+                    None => "1/2-1/2",
+                };
+                assert!(store.finish(id, result, winner, "resignation").unwrap());
+            }
+            let all = store.player_games(ann.id, &GameFilter::default(), 0, 10).unwrap();
+            let ids: Vec<&str> = all.iter().map(|g| g.id.as_str()).collect();
+            assert_eq!(ids.len(), 3);
+            assert_eq!(all[0].opponent.as_deref(), Some("bo"));
+            assert!(all.iter().all(|g| g.rating_before.is_some() && g.rating_category == Some(Category::Blitz)));
+            let wins = GameFilter { result: Some(PlayerResult::Win), opponent: Some(bo.id), rules: Some("standard".into()) };
+            let won: Vec<String> = store.player_games(ann.id, &wins, 0, 10).unwrap().into_iter().map(|g| g.id).collect();
+            assert_eq!(won, ["g1"]);
+            assert_eq!(
+                store.player_totals(bo.id).unwrap(),
+                Totals { games: 3, wins: 1, draws: 1, losses: 1 }
+            );
+            let first = store.player_game_ids_after(ann.id, None, 2).unwrap();
+            let rest = store.player_game_ids_after(ann.id, first.last(), 2).unwrap();
+            assert_eq!(first.len() + rest.len(), 3);
+            assert_eq!(store.rating_history(ann.id).unwrap().len(), 3);
+            assert_eq!(store.ratings_of(bo.id).unwrap()[0].games, 3);
+        }
     }
 }

@@ -110,6 +110,15 @@ impl Store {
             if inserted == 0 {
                 return Ok(None);
             }
+            // The solver's row and the puzzle's are read, then rewritten: locked first, so a concurrent
+            // attempt (on another connection) waits rather than overwriting this one.
+            super::ratings::lock_accounts(tx, &[user_id])?;
+            tx.execute(
+                "INSERT INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, attempts, solved)
+                 VALUES (?1, ?2, ?3, ?4, 0, 0)
+                 ON CONFLICT (puzzle_id) DO UPDATE SET attempts = puzzle_ratings.attempts",
+                params![puzzle_id, initial.rating(), initial.deviation(), initial.volatility()],
+            )?;
             let solver = rating_in(tx, SOLVER_ROW, &user_id, initial)?;
             let puzzle = rating_in(tx, PUZZLE_ROW, &puzzle_id, initial)?;
             let (solver_after, puzzle_after) = rate(solver.rating, puzzle.rating);

@@ -199,6 +199,7 @@ pub(super) fn settle_on(
     let Some(game) = rated_game_on(conn, game_id)? else {
         return Ok(false);
     };
+    lock_accounts(conn, &[game.players.blue, game.players.red])?;
     let before = BySide::new(
         rating_on(conn, game.players.blue, game.category, now)?,
         rating_on(conn, game.players.red, game.category, now)?,
@@ -265,6 +266,20 @@ pub(super) fn settle_on(
         )?;
     }
     Ok(true)
+}
+
+/// Locks the rows of `accounts` until the caller's transaction ends (a write that changes nothing), so a
+/// transaction that reads their ratings and writes new ones is never interleaved with another doing the same
+/// for one of them on another connection — whose update would otherwise be lost. (SQLite runs one
+/// transaction at a time anyway.)
+pub(super) fn lock_accounts(conn: &dyn Conn, accounts: &[i64]) -> Result<(), StoreError> {
+    // Always in the same order, so two transactions locking the same two accounts cannot deadlock.
+    let mut accounts = accounts.to_vec();
+    accounts.sort_unstable();
+    for id in accounts {
+        conn.execute("UPDATE users SET name = name WHERE id = ?1", params![id])?;
+    }
+    Ok(())
 }
 
 fn outcome_name(outcome: Outcome) -> &'static str {

@@ -172,4 +172,45 @@ mod tests {
         assert!(refused.to_string().contains("read-only"));
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    #[test]
+    fn a_file_of_the_current_release_opens_and_keeps_its_games() {
+        use crate::store::{GameList, Store};
+        let dir =
+            std::env::temp_dir().join(format!("jungle-sqlite-release-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.db");
+        let _ = std::fs::remove_file(&path);
+        {
+            // What the release before the backend interface wrote: its migrations, by its own means
+            // (`user_version` counting them), and a game with moves in its tables.
+            let conn = Connection::open(&path).unwrap();
+            for (i, sql) in MIGRATIONS.iter().enumerate() {
+                conn.execute_batch(sql).unwrap();
+                conn.pragma_update(None, "user_version", i + 1).unwrap();
+            }
+            conn.execute_batch(
+                "INSERT INTO games (id, created_at, mode, rules, start_fen, blue_token, clock_initial_ms,
+                    clock_increment_ms)
+                 VALUES ('old', 1, 'friend', 'standard', 'start', 'tok', 60000, 1000);
+                 INSERT INTO moves VALUES ('old', 0, 'a3a4', 59000, 60000, 2), ('old', 1, 'g7g6', 59000, 58000, 3);",
+            )
+            .unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        let game = store.game("old").unwrap().unwrap();
+        assert_eq!(
+            (game.clock_initial_ms, game.blue_token.as_deref()),
+            (Some(60_000), Some("tok"))
+        );
+        let moves = store.moves("old").unwrap();
+        assert_eq!(moves.len(), 2);
+        assert_eq!(
+            (moves[1].mv.as_str(), moves[1].red_ms),
+            ("g7g6", Some(58_000))
+        );
+        assert_eq!(store.list(GameList::Live, 5).unwrap()[0].plies, 2);
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -8,16 +8,18 @@ use std::time::Duration;
 use jungle_rules::Side;
 use jungle_server::room::ActionError;
 use jungle_server::store::now_ms;
+use jungle_server::store::scratch::{ScratchSchema, test_postgres_url};
 use jungle_server::{ClusterConfig, Config, EnginePool, Hub, Limits, NewGame, Server, Store};
 
 use crate::support::nats::{PrivateNats, broker_url};
-use crate::support::{
-    Client, IsolatedServer, TestServer, create, legal, start_config, temp_dir, visit,
-};
+use crate::support::{Client, IsolatedServer, TestServer, create, legal, start_config, visit};
 
-/// The database all the nodes of a test share.
-fn shared_database(name: &str) -> PathBuf {
-    temp_dir(&format!("cluster-{name}")).join("games.db")
+/// The database all the nodes of a test share: a fresh PostgreSQL schema (`JUNGLE_TEST_POSTGRES`), dropped
+/// with the guard.
+fn shared_database() -> (ScratchSchema, PathBuf) {
+    let schema = ScratchSchema::new(&test_postgres_url()).unwrap_or_else(|e| panic!("{e}"));
+    let url = PathBuf::from(schema.url());
+    (schema, url)
 }
 
 fn node_config(db: &Path, broker: &str, engine_lease: Duration, limits: Limits) -> Config {
@@ -44,7 +46,7 @@ async fn node(db: &Path, broker: &str) -> TestServer {
 
 #[tokio::test]
 async fn of_two_nodes_storing_the_same_ply_one_stores_it_and_the_other_reloads() {
-    let db = shared_database("race");
+    let (_schema, db) = shared_database();
     // Two nodes that never hear of each other (no broker): node B is surely out of date when it moves.
     let a = Hub::new(Store::open(&db).unwrap(), EnginePool::new(1));
     let b = Hub::new(Store::open(&db).unwrap(), EnginePool::new(1));
@@ -83,7 +85,7 @@ async fn of_two_nodes_storing_the_same_ply_one_stores_it_and_the_other_reloads()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_engine_job_whose_node_died_is_taken_over_by_a_node_the_player_reconnects_to() {
-    let db = shared_database("lease");
+    let (_schema, db) = shared_database();
     let config = node_config(
         &db,
         &broker_url(),
@@ -116,7 +118,7 @@ async fn an_engine_job_whose_node_died_is_taken_over_by_a_node_the_player_reconn
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nodes_cut_off_from_the_broker_reload_their_rooms_when_it_returns() {
-    let db = shared_database("reconnect");
+    let (_schema, db) = shared_database();
     let mut nats = PrivateNats::start();
     let a = node(&db, &nats.url()).await;
     let b = node(&db, &nats.url()).await;
@@ -140,7 +142,7 @@ async fn nodes_cut_off_from_the_broker_reload_their_rooms_when_it_returns() {
 
 #[tokio::test]
 async fn a_node_whose_broker_cannot_be_reached_does_not_start() {
-    let db = shared_database("no-broker");
+    let (_schema, db) = shared_database();
     // Nothing listens on port 1.
     let config = node_config(
         &db,

@@ -35,6 +35,35 @@ impl TestServer {
     }
 }
 
+/// The server's config on the database the tests run on: the SQLite file it names, or with
+/// `JUNGLE_TEST_SERVER_DB=postgres` (a check run by hand, `docs/server.md`) a PostgreSQL schema of the test
+/// server (`JUNGLE_TEST_POSTGRES`) standing for that file — the same one each time the file is named, so a
+/// restarted server finds its games. Those schemas stay after the run (named `jungle_test_PID_N`). Tests that
+/// read or edit the SQLite file behind the server's back fail on PostgreSQL.
+fn on_chosen_database(config: &Config) -> Config {
+    use jungle_server::store::scratch::{ScratchSchema, test_postgres_url};
+    static SCHEMAS: std::sync::Mutex<Vec<(PathBuf, String)>> = std::sync::Mutex::new(Vec::new());
+    if std::env::var("JUNGLE_TEST_SERVER_DB").as_deref() != Ok("postgres") {
+        return config.clone();
+    }
+    let mut schemas = SCHEMAS.lock().unwrap();
+    let url = match schemas.iter().find(|(file, _)| *file == config.db) {
+        Some((_, url)) => url.clone(),
+        None => {
+            let schema = ScratchSchema::new(&test_postgres_url()).unwrap_or_else(|e| panic!("{e}"));
+            let url = schema.url();
+            // Kept for the rest of the run: a restart test opens the same database again.
+            std::mem::forget(schema);
+            schemas.push((config.db.clone(), url.clone()));
+            url
+        }
+    };
+    Config {
+        db: PathBuf::from(url),
+        ..config.clone()
+    }
+}
+
 /// A fresh directory for a test's database.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir =
@@ -57,7 +86,8 @@ pub async fn start_with(db: PathBuf, engine_threads: usize) -> TestServer {
 }
 
 pub async fn start_config(config: &Config) -> TestServer {
-    let server = Server::bind(config).await.expect("server starts");
+    let config = on_chosen_database(config);
+    let server = Server::bind(&config).await.expect("server starts");
     let addr = server.local_addr().unwrap();
     let state = server.state.clone();
     let task = tokio::spawn(async move {
@@ -382,10 +412,10 @@ impl IsolatedServer {
             );
             std::thread::sleep(Duration::from_millis(100));
         }
-        IsolatedServer::start_config(&Config {
+        IsolatedServer::start_config(&on_chosen_database(&Config {
             engine_threads: 2,
             ..Config::new(addr, db)
-        })
+        }))
     }
 
     /// Starts a server as `config` says.

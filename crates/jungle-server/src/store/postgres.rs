@@ -1,0 +1,708 @@
+//! The PostgreSQL backend: several servers on one database.
+//!
+//! Why `tokio-postgres` with its connections driven on a thread of their own, and not the synchronous
+//! `postgres` crate: the store is called from synchronous code (a room holds a std mutex while it stores a
+//! move) running on tokio's worker threads, and also from plain threads and current-thread runtimes in tests.
+//! The `postgres` crate runs a runtime of its own inside each call, which panics on a tokio thread; and
+//! `block_in_place` would panic on a current-thread runtime. Here each connection's I/O runs on one small
+//! runtime owned by the backend, and a caller waits for its statement's answer with [`wait`], a few lines of
+//! executor that parks the calling thread — as a caller waits on the SQLite mutex — for at most a bounded
+//! time. A caller never blocks forever: a database that is down fails the connect at once, one that stops
+//! answering fails the statement after [`Settings::statement_timeout`], and a pool whose connections are
+//! all busy fails the checkout after the same time.
+//!
+//! A small pool (at most [`Settings::max_connections`]) keeps connections; one that broke (the database
+//! restarted, a statement timed out) is dropped and the next checkout opens a fresh one, so the store
+//! recovers by itself once the database is back. Each connection prepares a statement once and keeps it.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::pin;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::task::{Context, Poll, Wake, Waker};
+use std::time::{Duration, Instant};
+
+use bytes::BytesMut;
+use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
+use tokio_postgres::{Client, NoTls, Statement};
+
+use super::StoreError;
+use super::db::{Conn, Database, Param, Row, Value, params};
+
+/// The migrations, in order, each recorded in `schema_migrations` once applied.
+const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/postgres/0001_schema.sql"),
+    include_str!("../../migrations/postgres/0002_engine_jobs.sql"),
+];
+
+/// The advisory lock migrations run under, so servers starting together migrate once (any constant that
+/// no other lock of the database uses: "jungle" in ASCII).
+const MIGRATION_LOCK: i64 = 0x6a75_6e67_6c65;
+
+/// How a PostgreSQL store connects and how long it waits.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// At most this many connections at once (the URL's `pool_max`; default 8).
+    pub max_connections: usize,
+    /// The longest wait for a connection to open.
+    pub connect_timeout: Duration,
+    /// The longest wait for a statement's answer, or for a free connection when all are busy.
+    pub statement_timeout: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            max_connections: 8,
+            connect_timeout: Duration::from_secs(5),
+            statement_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Whether a `--db` value names a PostgreSQL database rather than a SQLite file.
+pub fn is_postgres_url(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
+}
+
+/// A `postgres://` URL as it may be shown or logged: its password, if it has one, left out.
+pub fn without_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    // The user information ends at the last `@` before the host's path or query.
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => match rest[..at].split_once(':') {
+            Some((user, _password)) => format!("{scheme}://{user}:***{}", &rest[at..]),
+            None => url.to_string(),
+        },
+        None => url.to_string(),
+    }
+}
+
+/// The connection settings of a `postgres://` URL, with its `pool_max=N` parameter (the store's own, not
+/// PostgreSQL's) taken out into [`Settings`].
+///
+/// # Errors
+/// When the URL does not parse or `pool_max` is not a number from 1 to 1000.
+pub fn parse_url(url: &str) -> Result<(tokio_postgres::Config, Settings), StoreError> {
+    let mut settings = Settings::default();
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let mut kept = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        match pair.strip_prefix("pool_max=") {
+            Some(n) => {
+                settings.max_connections = n
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=1000).contains(n))
+                    .ok_or_else(|| {
+                        StoreError::Unavailable(format!(
+                            "pool_max={n} in the database URL: give a number of connections from 1 to 1000"
+                        ))
+                    })?;
+            }
+            None => kept.push(pair),
+        }
+    }
+    let url = if kept.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base}?{}", kept.join("&"))
+    };
+    let mut config: tokio_postgres::Config = url
+        .parse()
+        .map_err(|e| StoreError::Unavailable(format!("the database URL does not parse: {e}")))?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(settings.connect_timeout);
+    }
+    config.application_name("jungle");
+    Ok((config, settings))
+}
+
+pub struct Postgres {
+    config: tokio_postgres::Config,
+    settings: Settings,
+    /// Drives every connection's I/O (an `Option` only so `Drop` can shut it down from any thread).
+    runtime: Option<tokio::runtime::Runtime>,
+    pool: Mutex<Pool>,
+    returned: Condvar,
+}
+
+impl std::fmt::Debug for Postgres {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Postgres")
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Default)]
+struct Pool {
+    idle: Vec<Session>,
+    /// Connections open or opening, idle or lent.
+    open: usize,
+}
+
+/// One connection with the statements it has prepared (keyed by their text; the store's statements are a
+/// fixed set, so the map stays small).
+struct Session {
+    client: Client,
+    statements: RefCell<HashMap<String, Statement>>,
+}
+
+impl Postgres {
+    /// Connects to the database at `url` (a `postgres://` URL) and applies any migrations it lacks.
+    ///
+    /// # Errors
+    /// When the URL is wrong, the database cannot be reached, or a migration fails.
+    pub fn open(url: &str) -> Result<Postgres, StoreError> {
+        let (config, settings) = parse_url(url)?;
+        Postgres::connect(config, settings)
+    }
+
+    /// Connects with `config` and applies any migrations the database lacks.
+    ///
+    /// # Errors
+    /// When the database cannot be reached or a migration fails.
+    pub fn connect(
+        config: tokio_postgres::Config,
+        settings: Settings,
+    ) -> Result<Postgres, StoreError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("jungle-postgres")
+            .enable_all()
+            .build()
+            .map_err(|e| {
+                StoreError::Unavailable(format!("cannot start the database thread: {e}"))
+            })?;
+        let db = Postgres {
+            config,
+            settings,
+            runtime: Some(runtime),
+            pool: Mutex::new(Pool::default()),
+            returned: Condvar::new(),
+        };
+        db.migrate()?;
+        Ok(db)
+    }
+
+    /// Applies the migrations the database lacks, in one transaction under an advisory lock: of several
+    /// servers starting at once, the first migrates and the others then find nothing left to do.
+    fn migrate(&self) -> Result<(), StoreError> {
+        let lease = self.checkout()?;
+        let tx = lease.on()?;
+        tx.execute_batch("BEGIN")?;
+        let migrated = tx.apply_migrations();
+        let end = if migrated.is_ok() {
+            "COMMIT"
+        } else {
+            "ROLLBACK"
+        };
+        tx.execute_batch(end)?;
+        migrated
+    }
+
+    fn lock_pool(&self) -> MutexGuard<'_, Pool> {
+        self.pool.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A connection of the pool: an idle one, a new one while the pool has room, else the first one given
+    /// back within the statement timeout.
+    fn checkout(&self) -> Result<Lease<'_>, StoreError> {
+        let deadline = Instant::now() + self.settings.statement_timeout;
+        let mut pool = self.lock_pool();
+        loop {
+            while let Some(session) = pool.idle.pop() {
+                if session.client.is_closed() {
+                    pool.open -= 1;
+                } else {
+                    return Ok(Lease::new(self, session));
+                }
+            }
+            if pool.open < self.settings.max_connections {
+                pool.open += 1;
+                drop(pool);
+                return match self.open_session() {
+                    Ok(session) => Ok(Lease::new(self, session)),
+                    Err(e) => {
+                        self.lock_pool().open -= 1;
+                        self.returned.notify_one();
+                        Err(e)
+                    }
+                };
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(StoreError::Unavailable(format!(
+                    "all {} database connections stayed busy for {:?}",
+                    self.settings.max_connections, self.settings.statement_timeout
+                )));
+            }
+            pool = self
+                .returned
+                .wait_timeout(pool, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    /// Opens a connection, its I/O driven on the backend's runtime.
+    fn open_session(&self) -> Result<Session, StoreError> {
+        let runtime = self
+            .runtime
+            .as_ref()
+            .ok_or_else(|| StoreError::Unavailable("the database thread has stopped".into()))?;
+        let config = self.config.clone();
+        let (sender, answer) = std::sync::mpsc::channel();
+        runtime.spawn(async move {
+            let connected = config.connect(NoTls).await;
+            let client = connected.map(|(client, connection)| {
+                tokio::spawn(async move {
+                    if let Err(e) = connection.await {
+                        tracing::warn!(error = %e, "database connection ended");
+                    }
+                });
+                client
+            });
+            // The caller may have given up waiting; then the client is dropped here, closing it.
+            let _ = sender.send(client);
+        });
+        // The connect has its own timeout; this one only guards against a runtime that stopped working.
+        let waited = self.settings.connect_timeout + Duration::from_secs(1);
+        let client = answer
+            .recv_timeout(waited)
+            .map_err(|_| {
+                StoreError::Unavailable(format!("the database did not answer within {waited:?}"))
+            })?
+            .map_err(unavailable)?;
+        Ok(Session {
+            client,
+            statements: RefCell::new(HashMap::new()),
+        })
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        // Dropping a runtime from inside another (a store dropped in an async test) would panic; this
+        // does not, and it closes every connection.
+        self.lock_pool().idle.clear();
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// A connection lent out of the pool; it goes back when dropped, unless it broke.
+struct Lease<'a> {
+    db: &'a Postgres,
+    session: Option<Session>,
+    broken: Cell<bool>,
+}
+
+impl<'a> Lease<'a> {
+    fn new(db: &'a Postgres, session: Session) -> Lease<'a> {
+        Lease {
+            db,
+            session: Some(session),
+            broken: Cell::new(false),
+        }
+    }
+
+    fn on(&self) -> Result<On<'_>, StoreError> {
+        let session = self
+            .session
+            .as_ref()
+            .ok_or_else(|| StoreError::Unavailable("the connection was given back".into()))?;
+        Ok(On {
+            session,
+            broken: &self.broken,
+            timeout: self.db.settings.statement_timeout,
+        })
+    }
+}
+
+impl Drop for Lease<'_> {
+    fn drop(&mut self) {
+        let mut pool = self.db.lock_pool();
+        match self.session.take() {
+            Some(session) if !self.broken.get() && !session.client.is_closed() => {
+                pool.idle.push(session);
+            }
+            _ => pool.open -= 1,
+        }
+        drop(pool);
+        self.db.returned.notify_one();
+    }
+}
+
+impl Database for Postgres {
+    fn with_conn(
+        &self,
+        work: &mut dyn FnMut(&dyn Conn) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        blocking(|| {
+            let lease = self.checkout()?;
+            work(&lease.on()?)
+        })
+    }
+
+    fn transaction(
+        &self,
+        work: &mut dyn FnMut(&dyn Conn) -> Result<bool, StoreError>,
+    ) -> Result<(), StoreError> {
+        blocking(|| self.transaction_here(work))
+    }
+}
+
+/// Runs `f`, which waits for the database, after telling a multi-thread tokio runtime (`block_in_place`), so
+/// the worker's other tasks move to another thread while a commit waits for its disk; on any other thread
+/// (a current-thread runtime, where `block_in_place` would panic, or no runtime) it just runs.
+fn blocking<T>(f: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current() {
+        Ok(runtime) if runtime.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(f)
+        }
+        _ => f(),
+    }
+}
+
+impl Postgres {
+    fn transaction_here(
+        &self,
+        work: &mut dyn FnMut(&dyn Conn) -> Result<bool, StoreError>,
+    ) -> Result<(), StoreError> {
+        let lease = self.checkout()?;
+        let on = lease.on()?;
+        on.execute_batch("BEGIN")?;
+        match work(&on) {
+            Ok(true) => on.execute_batch("COMMIT"),
+            Ok(false) => on.execute_batch("ROLLBACK"),
+            Err(e) => {
+                // A connection that cannot even roll back is dropped (closing it rolls back).
+                if on.execute_batch("ROLLBACK").is_err() {
+                    lease.broken.set(true);
+                }
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Statements on a lent connection.
+struct On<'a> {
+    session: &'a Session,
+    broken: &'a Cell<bool>,
+    timeout: Duration,
+}
+
+impl On<'_> {
+    /// Waits for `answer`; a statement that times out leaves the connection in an unknown state, so the
+    /// connection is not reused.
+    fn wait<T>(
+        &self,
+        answer: impl Future<Output = Result<T, tokio_postgres::Error>>,
+    ) -> Result<T, StoreError> {
+        match wait(answer, self.timeout) {
+            Some(Ok(value)) => Ok(value),
+            Some(Err(e)) => {
+                if self.session.client.is_closed() {
+                    self.broken.set(true);
+                }
+                Err(unavailable_or_sql(e))
+            }
+            None => {
+                self.broken.set(true);
+                Err(StoreError::Unavailable(format!(
+                    "the database did not answer within {:?}",
+                    self.timeout
+                )))
+            }
+        }
+    }
+
+    fn statement(&self, sql: &str) -> Result<Statement, StoreError> {
+        if let Some(statement) = self.session.statements.borrow().get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = self.wait(self.session.client.prepare(&dollar_placeholders(sql)))?;
+        self.session
+            .statements
+            .borrow_mut()
+            .insert(sql.to_string(), statement.clone());
+        Ok(statement)
+    }
+
+    /// Applies the migrations not yet recorded, inside the caller's transaction.
+    fn apply_migrations(&self) -> Result<(), StoreError> {
+        // The lock function answers `void`, which no row of the store reads: only the lock matters.
+        self.query(
+            "SELECT 1 FROM (SELECT pg_advisory_xact_lock(?1)) AS locked",
+            params![MIGRATION_LOCK],
+        )?;
+        self.execute_batch(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (
+                version BIGINT PRIMARY KEY,
+                applied_at BIGINT NOT NULL
+            )",
+        )?;
+        let applied: i64 = (self as &dyn Conn).query_one(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
+            params![],
+            |r| r.get(0),
+        )?;
+        for (version, sql) in (1..).zip(MIGRATIONS).skip_while(|(v, _)| *v <= applied) {
+            self.execute_batch(sql)?;
+            self.execute(
+                "INSERT INTO schema_migrations (version, applied_at) VALUES (?1, ?2)",
+                params![version, super::now_ms()],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Runs statements without parameters (a migration, `BEGIN`, `COMMIT`).
+    fn execute_batch(&self, sql: &str) -> Result<(), StoreError> {
+        self.wait(self.session.client.batch_execute(sql))
+    }
+}
+
+impl Conn for On<'_> {
+    fn execute(&self, sql: &str, params: &[&dyn Param]) -> Result<u64, StoreError> {
+        let statement = self.statement(sql)?;
+        let values: Vec<Value> = params.iter().map(|p| p.value()).collect();
+        let params: Vec<&(dyn ToSql + Sync)> =
+            values.iter().map(|v| v as &(dyn ToSql + Sync)).collect();
+        self.wait(self.session.client.execute(&statement, &params))
+    }
+
+    fn query(&self, sql: &str, params: &[&dyn Param]) -> Result<Vec<Row>, StoreError> {
+        let statement = self.statement(sql)?;
+        let values: Vec<Value> = params.iter().map(|p| p.value()).collect();
+        let params: Vec<&(dyn ToSql + Sync)> =
+            values.iter().map(|v| v as &(dyn ToSql + Sync)).collect();
+        let rows = self.wait(self.session.client.query(&statement, &params))?;
+        rows.iter().map(row_of).collect()
+    }
+}
+
+/// The store's `?N` placeholders as PostgreSQL's `$N` (a `?` inside a quoted literal stays).
+fn dollar_placeholders(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut in_literal = false;
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => in_literal = !in_literal,
+            '?' if !in_literal && chars.peek().is_some_and(char::is_ascii_digit) => {
+                out.push('$');
+                continue;
+            }
+            _ => {}
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn row_of(row: &tokio_postgres::Row) -> Result<Row, StoreError> {
+    let values = row
+        .columns()
+        .iter()
+        .enumerate()
+        .map(|(i, column)| {
+            let value = match *column.type_() {
+                Type::INT8 => row.try_get::<_, Option<i64>>(i)?.map(Value::Int),
+                Type::INT4 => row
+                    .try_get::<_, Option<i32>>(i)?
+                    .map(|v| Value::Int(v.into())),
+                Type::INT2 => row
+                    .try_get::<_, Option<i16>>(i)?
+                    .map(|v| Value::Int(v.into())),
+                Type::BOOL => row
+                    .try_get::<_, Option<bool>>(i)?
+                    .map(|v| Value::Int(v.into())),
+                Type::FLOAT8 => row.try_get::<_, Option<f64>>(i)?.map(Value::Real),
+                Type::FLOAT4 => row
+                    .try_get::<_, Option<f32>>(i)?
+                    .map(|v| Value::Real(v.into())),
+                Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME => {
+                    row.try_get::<_, Option<String>>(i)?.map(Value::Text)
+                }
+                ref other => {
+                    return Err(StoreError::Value(format!(
+                        "column {} is of type {other}, which the store does not read",
+                        column.name()
+                    )));
+                }
+            };
+            Ok(value.unwrap_or(Value::Null))
+        })
+        .collect::<Result<_, StoreError>>()?;
+    Ok(Row(values))
+}
+
+/// A value sent as the type PostgreSQL inferred for its placeholder (an integer for a `BIGINT` column, a
+/// `DOUBLE PRECISION`, text).
+impl ToSql for Value {
+    fn to_sql(
+        &self,
+        ty: &Type,
+        out: &mut BytesMut,
+    ) -> Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
+        match (self, ty) {
+            (Value::Null, _) => Ok(IsNull::Yes),
+            (Value::Int(i), &Type::INT8) => i.to_sql(ty, out),
+            (Value::Int(i), &Type::INT4) => i32::try_from(*i)?.to_sql(ty, out),
+            (Value::Int(i), &Type::INT2) => i16::try_from(*i)?.to_sql(ty, out),
+            (Value::Int(i), &Type::BOOL) => (*i != 0).to_sql(ty, out),
+            (Value::Int(i), &Type::FLOAT8) => (*i as f64).to_sql(ty, out),
+            (Value::Real(r), &Type::FLOAT8) => r.to_sql(ty, out),
+            (Value::Real(r), &Type::FLOAT4) => (*r as f32).to_sql(ty, out),
+            (Value::Text(t), _) => t.as_str().to_sql(ty, out),
+            (value, ty) => Err(format!("{value:?} for a parameter of type {ty}").into()),
+        }
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    to_sql_checked!();
+}
+
+/// An error of the connection (the database is down or restarting) as [`StoreError::Unavailable`], any
+/// other (a constraint, a statement) as [`StoreError::Postgres`].
+fn unavailable_or_sql(e: tokio_postgres::Error) -> StoreError {
+    if e.as_db_error().is_some() {
+        StoreError::Postgres(e)
+    } else {
+        unavailable(e)
+    }
+}
+
+fn unavailable(e: tokio_postgres::Error) -> StoreError {
+    StoreError::Unavailable(e.to_string())
+}
+
+/// Runs `answer` to its end on the calling thread, parking between its wake-ups; `None` when it has not
+/// ended within `timeout`. The futures given here only wait on channels to the connection's task, so they
+/// need no runtime of their own.
+fn wait<F: Future>(answer: F, timeout: Duration) -> Option<F::Output> {
+    struct Unpark(std::thread::Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+    let mut context = Context::from_waker(&waker);
+    let mut answer = pin!(answer);
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Poll::Ready(output) = answer.as_mut().poll(&mut context) {
+            return Some(output);
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return None;
+        }
+        std::thread::park_timeout(deadline - now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_become_dollars_outside_quoted_literals() {
+        assert_eq!(
+            dollar_placeholders(
+                "SELECT '?1', x FROM t WHERE a = ?1 AND b IN (?2, ?10) AND c = '?'"
+            ),
+            "SELECT '?1', x FROM t WHERE a = $1 AND b IN ($2, $10) AND c = '?'"
+        );
+    }
+
+    #[test]
+    fn the_pool_size_comes_from_the_url_and_the_rest_goes_to_postgres() {
+        let (config, settings) =
+            parse_url("postgres://ann@db.example:5433/games?pool_max=3&sslmode=disable").unwrap();
+        assert_eq!(settings.max_connections, 3);
+        assert_eq!(config.get_user(), Some("ann"));
+        assert_eq!(config.get_dbname(), Some("games"));
+        for bad in ["0", "1001", "many"] {
+            let refused = parse_url(&format!("postgres://x/y?pool_max={bad}")).unwrap_err();
+            assert!(refused.to_string().contains("pool_max"), "{refused}");
+        }
+        assert!(parse_url("postgres://x/y?nonsense=1").is_err());
+        assert!(is_postgres_url("postgresql://x/y") && !is_postgres_url("games.db"));
+        assert_eq!(
+            without_password("postgres://ann:s3cr@t@db:5432/games?pool_max=2"),
+            "postgres://ann:***@db:5432/games?pool_max=2"
+        );
+        assert_eq!(
+            without_password("postgres://ann@db/games"),
+            "postgres://ann@db/games"
+        );
+    }
+
+    use crate::store::scratch::{ScratchSchema, test_postgres_url};
+    use crate::store::testing::OwnPostgres;
+    use crate::store::tests::{a_move, record};
+    use crate::store::{Store, StoreError};
+
+    #[test]
+    fn servers_starting_together_migrate_once() {
+        let schema = ScratchSchema::new(&test_postgres_url()).unwrap_or_else(|e| panic!("{e}"));
+        let url = schema.url();
+        let stores: Vec<Store> = std::thread::scope(|s| {
+            let starting: Vec<_> = (0..3)
+                .map(|_| s.spawn(|| Store::open(std::path::Path::new(&url)).unwrap()))
+                .collect();
+            starting.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        let versions = ScratchSchema::count(&url, "schema_migrations");
+        assert_eq!(versions, MIGRATIONS.len() as i64);
+        stores[0].insert_game(&record("g1")).unwrap();
+        assert!(stores[2].game("g1").unwrap().is_some(), "one database");
+    }
+
+    #[test]
+    fn a_database_that_goes_away_gives_errors_then_the_store_recovers() {
+        let server = OwnPostgres::start();
+        let store = Store::open(std::path::Path::new(&format!(
+            "{}?pool_max=2",
+            server.url()
+        )))
+        .unwrap();
+        store.insert_game(&record("g1")).unwrap();
+        store.insert_move("g1", &a_move(0, "a3a4")).unwrap();
+
+        server.stop();
+        let refused = store.insert_move("g1", &a_move(1, "g7g6")).unwrap_err();
+        assert!(matches!(refused, StoreError::Unavailable(_)), "{refused}");
+        assert!(matches!(store.game("g1"), Err(StoreError::Unavailable(_))));
+
+        server.resume();
+        // A connection the pool kept from before may fail once more; the next ones are new.
+        let stored = (0..20).find_map(|_| match store.insert_move("g1", &a_move(1, "g7g6")) {
+            Ok(()) => Some(()),
+            Err(StoreError::Unavailable(_)) => {
+                std::thread::sleep(Duration::from_millis(100));
+                None
+            }
+            Err(e) => panic!("{e}"),
+        });
+        assert!(stored.is_some(), "the store did not recover");
+        assert_eq!(
+            store.moves("g1").unwrap(),
+            [a_move(0, "a3a4"), a_move(1, "g7g6")]
+        );
+    }
+}
