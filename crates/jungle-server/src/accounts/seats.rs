@@ -77,6 +77,14 @@ impl Hub {
         if let Some(seat) = room.seat_of(token.as_deref()) {
             return Ok(Some(seat));
         }
+        // In a cluster the seat may have been taken on another node a moment ago, its event not here yet:
+        // read the room's seats from the database once before taking the token for nothing.
+        if token.is_some() && self.cluster().is_some() {
+            room.refresh(&self.store)?;
+            if let Some(seat) = room.seat_of(token.as_deref()) {
+                return Ok(Some(seat));
+            }
+        }
         let Some(account) = viewer else {
             return Ok(None);
         };

@@ -158,3 +158,19 @@ async fn a_node_whose_broker_cannot_be_reached_does_not_start() {
         "{refused}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_taken_on_another_node_holds_before_its_event_arrives() {
+    let (_schema, db) = shared_database();
+    let a = node(&db, &broker_url()).await;
+    let (id, _) = create(a.addr, r#"{"opponent":"friend","side":"blue"}"#).await;
+    // The friend's seat is taken on a node that tells nobody (it has no broker).
+    let elsewhere = Hub::new(Store::open(&db).unwrap(), EnginePool::new(1));
+    let room = elsewhere.room(&id).unwrap().unwrap();
+    let (side, token) = elsewhere.claim_seat(&room).unwrap().unwrap();
+    assert_eq!(side, Side::Red);
+    // Node A has not heard of it, yet the friend's token is their seat there.
+    let red = Client::connect(a.addr, &id, Some(&format!("seat_{id}={token}"))).await;
+    assert_eq!(red.seat.as_deref(), Some("red"));
+    assert_eq!(red.state["seats_taken"]["red"], true);
+}
