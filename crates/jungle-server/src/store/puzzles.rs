@@ -28,6 +28,40 @@ const PUZZLE_ROW: &str = "SELECT rating, deviation, volatility, attempts, solved
 const SOLVER_ROW: &str =
     "SELECT rating, deviation, volatility, attempts, solved FROM puzzle_solvers WHERE user_id = ?1";
 
+const PUZZLE_WRITE: &str =
+    "INSERT INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, attempts, solved)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+     ON CONFLICT (puzzle_id) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
+        volatility = excluded.volatility, attempts = excluded.attempts, solved = excluded.solved";
+const SOLVER_WRITE: &str =
+    "INSERT INTO puzzle_solvers (user_id, rating, deviation, volatility, attempts, solved)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+     ON CONFLICT (user_id) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
+        volatility = excluded.volatility, attempts = excluded.attempts, solved = excluded.solved";
+
+/// Stores `rating` and the counts in the row `sql` writes for `key` (the solver's or the puzzle's).
+fn write_rating(
+    conn: &dyn Conn,
+    sql: &str,
+    key: &dyn Param,
+    rating: Rating,
+    attempts: u32,
+    solved: u32,
+) -> Result<(), StoreError> {
+    conn.execute(
+        sql,
+        &[
+            key,
+            &rating.rating(),
+            &rating.deviation(),
+            &rating.volatility(),
+            &attempts,
+            &solved,
+        ],
+    )?;
+    Ok(())
+}
+
 fn read_row(r: &Row) -> Result<(f64, f64, f64, u32, u32), StoreError> {
     Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
 }
@@ -123,33 +157,21 @@ impl Store {
             let puzzle = rating_in(tx, PUZZLE_ROW, &puzzle_id, initial)?;
             let (solver_after, puzzle_after) = rate(solver.rating, puzzle.rating);
             let won = u32::from(solved);
-            tx.execute(
-                "INSERT INTO puzzle_solvers (user_id, rating, deviation, volatility, attempts, solved)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                 ON CONFLICT (user_id) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
-                    volatility = excluded.volatility, attempts = excluded.attempts, solved = excluded.solved",
-                params![
-                    user_id,
-                    solver_after.rating(),
-                    solver_after.deviation(),
-                    solver_after.volatility(),
-                    solver.attempts + 1,
-                    solver.solved + won
-                ],
+            write_rating(
+                tx,
+                SOLVER_WRITE,
+                &user_id,
+                solver_after,
+                solver.attempts + 1,
+                solver.solved + won,
             )?;
-            tx.execute(
-                "INSERT INTO puzzle_ratings (puzzle_id, rating, deviation, volatility, attempts, solved)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                 ON CONFLICT (puzzle_id) DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation,
-                    volatility = excluded.volatility, attempts = excluded.attempts, solved = excluded.solved",
-                params![
-                    puzzle_id,
-                    puzzle_after.rating(),
-                    puzzle_after.deviation(),
-                    puzzle_after.volatility(),
-                    puzzle.attempts + 1,
-                    puzzle.solved + won
-                ],
+            write_rating(
+                tx,
+                PUZZLE_WRITE,
+                &puzzle_id,
+                puzzle_after,
+                puzzle.attempts + 1,
+                puzzle.solved + won,
             )?;
             Ok(Some(RatedAttempt {
                 solver_before: solver.rating,
