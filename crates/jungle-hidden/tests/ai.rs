@@ -232,22 +232,18 @@ fn the_ai_beats_random_moves() {
 }
 
 #[test]
-fn the_top_levels_set_up_as_the_ordinary_start_and_the_others_at_random() {
+fn every_level_sets_up_at_random() {
+    // A setup known in advance (the ordinary start position's, say) would hand the opponent every identity.
     for preset in ["standard", "animal-checkers"] {
         let rules: Rules = preset.parse().unwrap();
-        for side in [Side::Blue, Side::Red] {
-            for seed in 0..3 {
-                assert_eq!(
-                    HiddenAi::new(8, seed).choose_setup(&rules, side),
-                    Arrangement::standard(&rules, side),
-                    "{preset} {side}"
-                );
-            }
+        for level in 1..=8 {
+            let setups: Vec<Arrangement> = (0..6)
+                .map(|seed| HiddenAi::new(level, seed).choose_setup(&rules, Side::Blue))
+                .collect();
+            assert!(
+                setups.iter().any(|s| *s != setups[0]),
+                "{preset} level {level}: {setups:?}"
+            );
         }
     }
-    let rules = Rules::default();
-    let setups: Vec<Arrangement> = (0..6)
-        .map(|seed| HiddenAi::new(4, seed).choose_setup(&rules, Side::Blue))
-        .collect();
-    assert!(setups.iter().any(|s| *s != setups[0]), "{setups:?}");
 }
