@@ -377,6 +377,23 @@ async fn an_attack_between_friends_reveals_both_animals_on_both_pages() {
             format!("{side}-{id}")
         );
     }
+
+    // In Chinese, after a reload: the attack is still said, in Chinese, and the seat is kept.
+    bo.evaluate("localStorage.setItem('jungle-lang', 'zh')")
+        .await
+        .unwrap();
+    bo.reload().await.unwrap();
+    wait_until(
+        &bo,
+        "window.jungle.state && window.jungle.state.you === 'red' && !document.getElementById('reveal').hidden",
+    )
+    .await;
+    let words: String = eval(&bo, "document.getElementById('reveal').innerText").await;
+    assert!(words.starts_with("紅方的") && words.contains("進攻"), "{words}");
+    assert_eq!(
+        eval::<String>(&bo, "document.getElementById('resign').textContent").await,
+        "⚑ 認輸"
+    );
     chrome.close().await;
     server.kill().await;
 }
