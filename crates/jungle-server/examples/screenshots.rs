@@ -182,17 +182,18 @@ async fn shoot_hidden(chrome: &Chrome, addr: std::net::SocketAddr, out: &std::pa
     .await;
     shoot(&page, &out.join("hidden-setup.png")).await;
     click(&page, "#ready").await;
-    for _ in 0..8 {
+    for _ in 0..6 {
         wait_until(
             &page,
             "document.body.dataset.over === 'true' || document.body.dataset.myturn === 'true'",
         )
         .await;
-        // The legal move that ends nearest Red's den (d9), so the pieces meet.
+        // An attack when there is one (a reveal to show), else the legal move that ends nearest Red's den.
         let best: String = browser::eval(
             &page,
             "(() => { if (document.body.dataset.over === 'true') return ''; \
-               const away = (m) => Math.abs('abcdefg'.indexOf(m[2]) - 3) + 9 - Number(m[3]); \
+               const enemy = (m) => window.jungle.board.position.pieces[m.slice(2, 4)]?.side === 'red'; \
+               const away = (m) => (enemy(m) ? -20 : 0) + Math.abs('abcdefg'.indexOf(m[2]) - 3) + 9 - Number(m[3]); \
                return [...window.jungle.state.legal].sort((a, b) => away(a) - away(b))[0]; })()",
         )
         .await;
@@ -203,9 +204,10 @@ async fn shoot_hidden(chrome: &Chrome, addr: std::net::SocketAddr, out: &std::pa
         browser::click_move(&page, &best).await;
         wait_until(&page, &format!("window.jungle.state.ply > {ply}")).await;
     }
+    // Once a reveal's turning over has played (the page drops `flash` after it).
     wait_until(
         &page,
-        "document.body.dataset.over === 'true' || document.body.dataset.myturn === 'true'",
+        "(document.body.dataset.over === 'true' || document.body.dataset.myturn === 'true') && !window.jungle.flash",
     )
     .await;
     shoot(&page, &out.join("hidden.png")).await;

@@ -86,32 +86,32 @@ async fn served_state(page: &Page, id: &str) -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
-/// Asserts the board draws exactly the view FEN's unknown pieces of `side` face down, and no animal on them.
-async fn assert_face_down_as_served(page: &Page, fen: &str, side: &str) {
-    let unknown = if side == "red" { 'x' } else { 'X' };
-    let expected: Vec<String> = {
-        let mut squares: Vec<String> = pieces(fen)
-            .into_iter()
-            .filter(|(_, ch)| *ch == unknown)
-            .map(|(sq, _)| sq)
-            .collect();
-        squares.sort();
-        squares
-    };
-    let drawn: Vec<String> = eval(
+/// Asserts the board draws exactly the pieces of the view FEN — each known animal as itself, each `X`/`x` face
+/// down (`blue-unknown`, `red-unknown`) — and that no face-down piece shows a character.
+async fn assert_drawn_as_served(page: &Page, fen: &str) {
+    let expected: HashMap<String, String> = pieces(fen)
+        .into_iter()
+        .map(|(square, letter)| {
+            let side = if letter.is_ascii_uppercase() { "blue" } else { "red" };
+            let id = ANIMALS
+                .iter()
+                .find(|(l, _, _)| *l == letter.to_ascii_lowercase())
+                .map_or("unknown", |(_, id, _)| id);
+            (square, format!("{side}-{id}"))
+        })
+        .collect();
+    let drawn: HashMap<String, String> = eval(
         page,
-        &format!(
-            "[...document.querySelectorAll(\"#board [data-piece='{side}-unknown']\")].map((e) => e.dataset.square).sort()"
-        ),
+        "Object.fromEntries([...document.querySelectorAll('#board [data-piece]')].map((e) => [e.dataset.square, e.dataset.piece]))",
     )
     .await;
-    assert_eq!(drawn, expected, "face-down {side} pieces of {fen}");
+    assert_eq!(drawn, expected, "the board draws {fen}");
     let faces: u64 = eval(
         page,
-        &format!("document.querySelectorAll('#board .piece.{side}.face-down .zh').length"),
+        "document.querySelectorAll('#board .piece.face-down .zh, #board .piece.face-down .name').length",
     )
     .await;
-    assert_eq!(faces, 0, "a face-down piece shows no character");
+    assert_eq!(faces, 0, "a face-down piece shows no animal");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -138,6 +138,9 @@ async fn a_hidden_game_against_the_engine_shows_no_enemy_animal_before_its_revea
 
     // The setup screen: Blue's animals on a1 g1 b2 f2 a3 c3 e3 g3 (the order of a setup's letters); a click on
     // a1 and then on g1 swaps their animals.
+    // The enemy's pieces are face down from the start.
+    let fen: String = eval(&page, "window.jungle.state.fen").await;
+    assert_drawn_as_served(&page, &fen).await;
     let before: String = eval(&page, "window.jungle.letters").await;
     assert_eq!(before.len(), 8, "{before}");
     click_move(&page, "a1g1").await;
@@ -161,9 +164,6 @@ async fn a_hidden_game_against_the_engine_shows_no_enemy_animal_before_its_revea
         on_a1,
         format!("blue-{}", id_of(expected.chars().next().unwrap()))
     );
-    // The enemy's pieces are face down from the start.
-    let fen: String = eval(&page, "window.jungle.state.fen").await;
-    assert_face_down_as_served(&page, &fen, "red").await;
 
     click(&page, "#ready").await;
     wait_until(&page, "window.jungle.state.phase !== 'setup'").await;
@@ -191,7 +191,11 @@ async fn a_hidden_game_against_the_engine_shows_no_enemy_animal_before_its_revea
             state["fen"].as_str().unwrap(),
             "the page draws the served view"
         );
-        assert_face_down_as_served(&page, &shown.1, "red").await;
+        assert_drawn_as_served(&page, &shown.1).await;
+        assert!(
+            shown.2.contains("data-piece=\"red-unknown\""),
+            "the DOM names each drawn piece, as the checks below read it"
+        );
         seen.push(shown);
         let legal: Vec<String> = eval(&page, "window.jungle.state.legal").await;
         let ply: u64 = eval(&page, "window.jungle.state.ply").await;
@@ -304,7 +308,7 @@ async fn an_attack_between_friends_reveals_both_animals_on_both_pages() {
     // Red sees the board from its side, and Blue's pieces face down.
     assert!(eval::<bool>(&bo, "window.jungle.board.flipped").await);
     let fen: String = eval(&bo, "window.jungle.state.fen").await;
-    assert_face_down_as_served(&bo, &fen, "blue").await;
+    assert_drawn_as_served(&bo, &fen).await;
 
     // Bo shuffles his animals, then both are ready; each page says when the other side is.
     click(&bo, "#shuffle").await;
@@ -359,6 +363,10 @@ async fn an_attack_between_friends_reveals_both_animals_on_both_pages() {
             words.contains(&format!("Red's {}", name(attacker))) && words.contains(name(defender)),
             "{attack}: {words}"
         );
+    }
+    for page in [&ann, &bo] {
+        let fen: String = eval(page, "window.jungle.state.fen").await;
+        assert_drawn_as_served(page, &fen).await;
     }
     // The piece left on a5 is drawn with its animal on both pages.
     let (side, survivor) = if effect == 'x' {
