@@ -11,6 +11,7 @@ mod editor;
 pub mod engine;
 mod engine_queue;
 mod guard;
+pub mod hidden;
 mod http;
 pub mod hub;
 pub mod limits;
@@ -152,6 +153,7 @@ impl Server {
                 every.tick().await;
                 let Some(hub) = sweeper.upgrade() else { break };
                 hub.tidy(false);
+                hub.hidden.tidy();
                 hub.announce_attendance();
                 hub.rates.forget_idle();
                 lobby::sweep(&hub);
