@@ -118,6 +118,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/hidden-setup.js"),
     ),
     (
+        "game-controls.js",
+        JS,
+        include_bytes!("../static/game-controls.js"),
+    ),
+    (
         "hidden-words.js",
         JS,
         include_bytes!("../static/hidden-words.js"),

@@ -4,13 +4,13 @@
 // once the server's public moves or view name it. It never works out a hidden identity itself.
 
 import { mountAccountBar } from "./account-bar.js";
-import { postJson } from "./api.js";
 import { JungleBoard, parseFen } from "./board.js";
 import { $ } from "./dom.js";
 import { lang, localise, t, tOr } from "./i18n.js";
 import { fillMoveList, sideName } from "./moves.js";
-import { muted, playMoveSound, setMuted } from "./sound.js";
+import { playMoveSound } from "./sound.js";
 import { abandon, keepAlive, reconnectDelay } from "./liveness.js";
+import { wireCopy, wireJoin, wireMoveKeys, wireMute } from "./game-controls.js";
 import { inSetupOrder, lettersOn, shuffled, swapMoves, swapped, withLetters } from "./hidden-setup.js";
 import { readPublic, revealWords } from "./hidden-words.js";
 
@@ -351,42 +351,15 @@ $("moves").addEventListener("click", (e) => {
   if (span) browse(Number(span.dataset.ply));
 });
 $("back-to-game").addEventListener("click", () => browse(null));
-document.addEventListener("keydown", (e) => {
-  const s = page.state;
-  if (!s || e.target.closest("#board, input, textarea, select")) return;
-  const shown = page.browsing === null ? s.moves.length : page.browsing;
-  const target = { ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: null }[e.key];
-  if (target === undefined) return;
-  e.preventDefault();
-  browse(target);
-});
-function drawMute() {
-  $("mute").setAttribute("aria-pressed", String(muted()));
-  $("mute").textContent = t(muted() ? "game.soundOff" : "game.soundOn");
-}
-$("mute").addEventListener("click", () => {
-  setMuted(!muted());
-  drawMute();
-});
-$("join-button").addEventListener("click", async () => {
-  $("join-button").disabled = true;
-  try {
-    await postJson(`/api/hidden/${gameId}/join`);
-    // The seat cookie is set: the next connection carries it and is sent the seat's view.
-    page.retries = 0;
-    if (page.socket) page.socket.close();
-  } catch (e) {
-    showError(e instanceof TypeError ? t("game.tryAgain") : String(e.message));
-  } finally {
-    $("join-button").disabled = false;
-  }
-});
-$("copy").addEventListener("click", () => {
-  $("share-link").select();
-  if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
-});
+wireMoveKeys(() => (page.state && page.state.phase !== "setup" ? (page.browsing ?? page.state.moves.length) : null), browse);
+wireMute();
+wireJoin(`/api/hidden/${gameId}/join`, () => {
+  // The seat cookie is set: the next connection carries it and is sent the seat's view.
+  page.retries = 0;
+  if (page.socket) page.socket.close();
+}, showError);
+wireCopy();
 
 localise();
 mountAccountBar();
-drawMute();
 connect();

@@ -92,7 +92,11 @@ async fn assert_drawn_as_served(page: &Page, fen: &str) {
     let expected: HashMap<String, String> = pieces(fen)
         .into_iter()
         .map(|(square, letter)| {
-            let side = if letter.is_ascii_uppercase() { "blue" } else { "red" };
+            let side = if letter.is_ascii_uppercase() {
+                "blue"
+            } else {
+                "red"
+            };
             let id = ANIMALS
                 .iter()
                 .find(|(l, _, _)| *l == letter.to_ascii_lowercase())
@@ -397,7 +401,10 @@ async fn an_attack_between_friends_reveals_both_animals_on_both_pages() {
     )
     .await;
     let words: String = eval(&bo, "document.getElementById('reveal').innerText").await;
-    assert!(words.starts_with("紅方的") && words.contains("進攻"), "{words}");
+    assert!(
+        words.starts_with("紅方的") && words.contains("進攻"),
+        "{words}"
+    );
     assert_eq!(
         eval::<String>(&bo, "document.getElementById('resign').textContent").await,
         "⚑ 認輸"
