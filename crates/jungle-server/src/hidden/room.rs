@@ -83,7 +83,7 @@ pub enum HiddenError {
 #[derive(Debug)]
 enum Stage {
     Setup(BySide<Option<Arrangement>>),
-    Game(HiddenGame),
+    Game(Box<HiddenGame>),
 }
 
 /// Everything a room holds behind its lock.
@@ -190,7 +190,7 @@ impl RoomState {
                 {
                     game.declare(outcome);
                 }
-                Stage::Game(game)
+                Stage::Game(Box::new(game))
             }
             setups if moves.is_empty() => Stage::Setup(setups),
             _ => return Err(damaged("moves without both setups".into())),
@@ -209,7 +209,7 @@ impl RoomState {
 
     fn game(&self) -> Option<&HiddenGame> {
         match &self.stage {
-            Stage::Game(game) => Some(game),
+            Stage::Game(game) => Some(&**game),
             Stage::Setup(_) => None,
         }
     }
@@ -597,7 +597,7 @@ impl HiddenRoom {
         let mut state = self.lock();
         let mut game = playable(&state)?.clone();
         game.declare(Outcome::win(!seat, Termination::Resignation));
-        let before = std::mem::replace(&mut state.stage, Stage::Game(game));
+        let before = std::mem::replace(&mut state.stage, Stage::Game(Box::new(game)));
         if let Err(e) = self.record_ending(store, &mut state) {
             if !matches!(e, HiddenError::OutOfDate) {
                 state.stage = before;
@@ -688,7 +688,7 @@ fn next_stage(
         BySide {
             blue: Some(blue),
             red: Some(red),
-        } => Stage::Game(HiddenGame::new(rules.clone(), blue, red)?),
+        } => Stage::Game(Box::new(HiddenGame::new(rules.clone(), blue, red)?)),
         setups => Stage::Setup(setups),
     })
 }

@@ -602,3 +602,43 @@ async fn nothing_blue_or_a_spectator_receives_depends_on_reds_setup() {
     assert!(compared_plies > 200, "only {compared_plies} plies compared");
     server.kill().await;
 }
+
+/// Two servers on one database, as two nodes of a cluster: an event (handed over here as the broker would)
+/// makes the other node read the game again, and a move made on a node that missed a change is refused by the
+/// unique ply, that node reading the game again.
+#[tokio::test]
+async fn another_node_reads_a_hidden_game_again_and_a_stale_move_is_refused() {
+    let db = temp_dir("hidden-two-nodes").join("games.db");
+    let a = start(db.clone()).await;
+    let b = start(db).await;
+    let (id, _, blue_cookie) = create(a.addr, r#"{"mode":"friend","side":"blue"}"#).await;
+    let (_, red_cookie) = join(b.addr, &id).await.unwrap();
+    let mut blue_a = Seat::connect(a.addr, &id, Some(&blue_cookie)).await;
+    assert_eq!(
+        blue_a.state["seats_taken"]["red"], false,
+        "node A missed the join"
+    );
+    a.state.apply_hidden_event(&id);
+    blue_a.wait_for(|s| s["seats_taken"]["red"] == true).await;
+    let mut red_b = Seat::connect(b.addr, &id, Some(&red_cookie)).await;
+    blue_a.send_setup("TLCDEWPR").await;
+    blue_a.state().await;
+    b.state.apply_hidden_event(&id);
+    red_b.wait_for(|s| s["setup_done"]["blue"] == true).await;
+    red_b.send_setup("RPWEDCLT").await;
+    red_b.wait_for(|s| s["phase"] == "play").await;
+    a.state.apply_hidden_event(&id);
+    blue_a.wait_for(|s| s["phase"] == "play").await;
+    // Blue moves on A; B misses the event. Blue's second tab, on B, makes another first move: refused.
+    blue_a.send_move("a3a4").await;
+    blue_a.wait_for(|s| s["ply"] == 1).await;
+    let mut blue_b = Seat::connect(b.addr, &id, Some(&blue_cookie)).await;
+    assert_eq!(blue_b.state["ply"], 0);
+    blue_b.send_move("g3g4").await;
+    assert!(blue_b.error().await.contains("out of date"));
+    let state = blue_b.wait_for(|s| s["ply"] == 1).await;
+    assert_eq!(state["moves"], serde_json::json!(["a3a4"]));
+    red_b.wait_for(|s| s["ply"] == 1).await;
+    a.kill().await;
+    b.kill().await;
+}
