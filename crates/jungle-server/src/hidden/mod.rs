@@ -3,7 +3,7 @@
 //!
 //! - [`wire`]: the messages both ways and the state each audience is sent, built from a view.
 //! - [`room`]: one game's room — the true game, which never leaves it, and its three audiences' states.
-//! - [`engine`]: the AI's turns, on the engine pool's threads.
+//! - `engine`: the AI's turns, on the engine pool's threads.
 //! - [`http`], [`ws`]: the routes and the websocket loop.
 //!
 //! Games are stored (`store::hidden`) as they are played and read again when asked for, so they survive a
