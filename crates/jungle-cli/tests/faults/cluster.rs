@@ -123,8 +123,34 @@ impl Cluster {
     }
 }
 
+/// The last lines of each part's log that a failed test shows (the folder is removed after the test).
+const LOG_LINES_SHOWN: usize = 40;
+
+impl Cluster {
+    /// Prints the end of every part's log: a failed test's only trace of what the nodes did.
+    fn show_logs(&self) {
+        let Ok(entries) = std::fs::read_dir(self.dir.join("logs")) else {
+            return;
+        };
+        let mut logs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        logs.sort();
+        for log in logs {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            let lines: Vec<&str> = text.lines().collect();
+            let tail = &lines[lines.len().saturating_sub(LOG_LINES_SHOWN)..];
+            eprintln!("---- {} (last {} lines)", log.display(), tail.len());
+            for line in tail {
+                eprintln!("{line}");
+            }
+        }
+    }
+}
+
 impl Drop for Cluster {
     fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.show_logs();
+        }
         let _ = Command::new("bash")
             .arg(script())
             .args(["stop", "--dir"])
