@@ -152,6 +152,19 @@ impl Game {
         panic!("game {}: move {ply} still not played: {last}", mover.id);
     }
 
+    /// Waits until every player's state holds every acknowledged move (a move made by
+    /// [`Game::play_when_accepted`] reaches the other players' nodes through the broker).
+    async fn all_see_every_move(&mut self) {
+        let ply = self.acknowledged.len();
+        for player in &mut self.players {
+            player
+                .await_ply(ply)
+                .await
+                .unwrap_or_else(|e| panic!("game {}: {e}", player.id));
+            assert_eq!(moves_of(&player.state), self.acknowledged, "game {}", player.id);
+        }
+    }
+
     fn reconnections(&self) -> usize {
         self.players.iter().map(|p| p.reconnections).sum()
     }
@@ -291,6 +304,8 @@ async fn while_postgresql_is_down_moves_are_refused_and_play_resumes_after() {
         if game.mover().is_some() {
             game.play_when_accepted().await;
         }
+        // Before the next move, each player knows whose turn it is.
+        game.all_see_every_move().await;
     }
     play_on(&mut games).await;
 }
