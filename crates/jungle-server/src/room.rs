@@ -11,7 +11,7 @@ use tokio::sync::broadcast;
 
 use crate::clock::Clock;
 use crate::cluster::Outbox;
-use crate::cluster::event::Change;
+use crate::cluster::event::{Change, MoveEvent};
 use crate::correspondence::Correspondence;
 use crate::presence::Presence;
 use crate::protocol::{
@@ -366,8 +366,10 @@ impl Room {
         m: Move,
     ) -> Result<(), ActionError> {
         let mover = state.game.side_to_move();
+        let after = state.game.moves().last().map(ToString::to_string);
         state.game.play(m).map_err(ActionError::Illegal)?;
         let now = Instant::now();
+        let played_at = now_ms();
         let before = state.clock.clone();
         // The clocks start once each side has made its first move (as on lichess): nobody loses on time
         // before the opponent has even arrived.
@@ -414,7 +416,21 @@ impl Room {
         self.finish_if_over(store, state, now)?;
         state.generation += 1;
         self.broadcast(state);
-        self.publish(state, Change::Stored);
+        // The other nodes play a plain move from the event; an ending or a correspondence deadline they
+        // read from the database.
+        let change = if state.is_finished() || correspondence.is_some() {
+            Change::Stored
+        } else {
+            Change::Moved(MoveEvent {
+                ply: record.ply,
+                mv: record.mv,
+                after,
+                blue_ms: record.blue_ms,
+                red_ms: record.red_ms,
+                played_at,
+            })
+        };
+        self.publish(state, change);
         Ok(())
     }
 

@@ -33,6 +33,9 @@ pub struct GameEvent {
 pub enum Change {
     /// A move, an ending, a takeback, a seat taken: catch up from the database.
     Stored,
+    /// A move was stored that did not end the game: a node whose room is at the ply before it plays it from
+    /// the event instead of reading it back (any other room catches up from the database).
+    Moved(MoveEvent),
     /// The player in this seat offered a draw.
     DrawOffered(String),
     /// The player in this seat declined the draw offer: the offerer is told.
@@ -41,6 +44,20 @@ pub enum Change {
     Rematch(RematchEvent),
     /// Only who is connected changed.
     Attendance,
+}
+
+/// A stored move as the event carries it: what the `moves` row holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveEvent {
+    pub ply: u32,
+    pub mv: String,
+    /// The move before it (none at ply 0): a room whose last move differs went another way (a takeback
+    /// whose event it missed) and reads the game again.
+    pub after: Option<String>,
+    pub blue_ms: Option<u64>,
+    pub red_ms: Option<u64>,
+    /// When the move was played (Unix ms): the opponent's clock runs from then.
+    pub played_at: i64,
 }
 
 /// A rematch as the event carries it: the new game and the seat tokens kept for its players.
@@ -95,6 +112,18 @@ mod tests {
         };
         assert_eq!(GameEvent::parse(&event.to_bytes()).unwrap(), event);
         assert_eq!(event.subject(), "jungle.game.abc234");
+        let moved = GameEvent {
+            change: Change::Moved(MoveEvent {
+                ply: 1,
+                mv: "g7g6".into(),
+                after: Some("a3a4".into()),
+                blue_ms: Some(60_000),
+                red_ms: None,
+                played_at: 1_700_000_000_000,
+            }),
+            ..event
+        };
+        assert_eq!(GameEvent::parse(&moved.to_bytes()).unwrap(), moved);
         assert!(
             GameEvent::parse(b"{}")
                 .unwrap_err()

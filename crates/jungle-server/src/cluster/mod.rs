@@ -11,6 +11,7 @@
 mod broker;
 pub mod event;
 
+use std::hash::BuildHasher;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -49,6 +50,33 @@ pub const DEFAULT_ENGINE_LEASE: Duration = Duration::from_secs(10);
 /// Events waiting to be handed to the broker; past this a change is not published (the others catch up at
 /// the game's next event, or when the broker comes back) rather than holding memory without bound.
 const OUTBOX_CAPACITY: usize = 16_384;
+
+/// The tasks that apply other nodes' events to this node's rooms. A catch-up may wait for the database; with
+/// one task, every game's events would wait behind it (and the broker drops what a slow subscriber does not
+/// take). Each task takes the games whose id hashes to it, so a game's events are applied in their order.
+const APPLIERS: usize = 8;
+
+/// Events waiting for one applier; past this the subscription waits (and the broker's own buffer fills).
+const APPLIER_BACKLOG: usize = 1024;
+
+/// Starts the appliers of `hub`'s events; each ends when the hub is gone or its line closes.
+fn start_appliers(hub: &Arc<Hub>) -> Vec<mpsc::Sender<GameEvent>> {
+    (0..APPLIERS)
+        .map(|_| {
+            let (line, mut events) = mpsc::channel::<GameEvent>(APPLIER_BACKLOG);
+            let hub = Arc::downgrade(hub);
+            tokio::spawn(async move {
+                while let Some(event) = events.recv().await {
+                    let Some(hub) = hub.upgrade() else {
+                        break;
+                    };
+                    hub.apply_event(&event);
+                }
+            });
+            line
+        })
+        .collect()
+}
 
 /// Why a node could not join.
 #[derive(Debug, thiserror::Error)]
@@ -119,15 +147,18 @@ pub async fn join(hub: &Arc<Hub>, config: &ClusterConfig) -> Result<Arc<Cluster>
         }
     });
     let node = config.node_id.clone();
-    let listener_hub = Arc::downgrade(hub);
+    let appliers = start_appliers(hub);
+    let by_game = std::hash::RandomState::new();
     tokio::spawn(async move {
         while let Some(message) = subscriber.next().await {
-            let Some(hub) = listener_hub.upgrade() else {
-                break;
-            };
             match GameEvent::parse(&message.payload) {
                 Ok(event) if event.node == node => {}
-                Ok(event) => hub.apply_event(&event),
+                Ok(event) => {
+                    let applier = &appliers[by_game.hash_one(&event.game) as usize % APPLIERS];
+                    if applier.send(event).await.is_err() {
+                        break;
+                    }
+                }
                 Err(e) => {
                     tracing::warn!(subject = %message.subject, error = %e, "ignored a message")
                 }

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use jungle_rules::{BySide, Side};
 
 use super::{ActionError, OPENING_PLIES, Rematch, Room, RoomState, draw_declined, side_title};
-use crate::cluster::event::{Change, GameEvent, RematchEvent};
+use crate::cluster::event::{Change, GameEvent, MoveEvent, RematchEvent};
 use crate::hub::{HubError, room_state, stored_outcome};
-use crate::store::{GameRecord, Store, TimedMove, now_ms};
+use crate::store::{GameRecord, MoveRecord, Store, TimedMove, now_ms};
 use crate::{side_from_name, side_name};
 
 impl Room {
@@ -60,6 +60,9 @@ impl Room {
         let mut changed = false;
         match &event.change {
             Change::Stored => changed = self.catch_up_from_store(store, &mut state)?,
+            Change::Moved(played) => {
+                changed = self.catch_up_with_move(store, &mut state, played)?
+            }
             Change::DrawOffered(side) if !state.is_finished() => {
                 state.draw_offer = side_from_name(side);
             }
@@ -131,6 +134,55 @@ impl Room {
         Ok(())
     }
 
+    /// Catches up with a move another node stored, from its event when it is this room's next ply: the
+    /// common case of a game whose players are on two nodes, where the opponent's node then reads nothing
+    /// back from the database. Anything else (the room missed an event or went another way, the game is
+    /// over here, the move would end it or does not play) is caught up from the database.
+    fn catch_up_with_move(
+        &self,
+        store: &Store,
+        state: &mut RoomState,
+        played: &MoveEvent,
+    ) -> Result<bool, HubError> {
+        let moves = state.game.moves();
+        if moves.get(played.ply as usize).map(ToString::to_string) == Some(played.mv.clone()) {
+            // The room already has it (it was opened, or caught up, after the move was stored).
+            return Ok(false);
+        }
+        let next = moves.len() == played.ply as usize
+            && moves.last().map(ToString::to_string) == played.after
+            && !state.is_finished()
+            && state.correspondence.is_none();
+        let record = MoveRecord {
+            ply: played.ply,
+            mv: played.mv.clone(),
+            blue_ms: played.blue_ms,
+            red_ms: played.red_ms,
+        };
+        let (history, draw_offer) = (state.clock_history.len(), state.draw_offer);
+        if !next || !take_move(state, &record) {
+            return self.catch_up_from_store(store, state);
+        }
+        if state.game.is_over() {
+            // The mover's node wrote the ending: take it, with the result, from the database.
+            state.game.undo();
+            state.clock_history.truncate(history);
+            state.draw_offer = draw_offer;
+            return self.catch_up_from_store(store, state);
+        }
+        restart_clock(
+            state,
+            &TimedMove {
+                record,
+                played_at: played.played_at,
+            },
+        );
+        state.waiting_since = Instant::now();
+        state.thinking = false;
+        state.generation += 1;
+        Ok(true)
+    }
+
     /// Catches up with what another node stored: the moves after this room's last one, the ending, the seats.
     /// Returns whether anything changed.
     fn catch_up_from_store(&self, store: &Store, state: &mut RoomState) -> Result<bool, HubError> {
@@ -158,17 +210,10 @@ impl Room {
         let new = &tail[if plies == 0 { 0 } else { 1 }..];
         let mut changed = !new.is_empty();
         for played in new {
-            let mover = state.game.side_to_move();
-            if state.game.play_text(&played.record.mv).is_err() {
+            if !take_move(state, &played.record) {
                 // Not a continuation after all: start again from the stored game.
                 self.reload_locked(store, state)?;
                 return Ok(true);
-            }
-            if let (Some(blue), Some(red)) = (played.record.blue_ms, played.record.red_ms) {
-                state.clock_history.push(BySide::new(blue, red));
-            }
-            if state.draw_offer == Some(mover.opponent()) {
-                state.draw_offer = None;
             }
         }
         if let Some(last) = new.last() {
@@ -186,6 +231,22 @@ impl Room {
         }
         Ok(changed)
     }
+}
+
+/// Plays a move another node stored onto the room, with its clocks; whether it played (a move that does not
+/// play here leaves the room unchanged).
+fn take_move(state: &mut RoomState, record: &MoveRecord) -> bool {
+    let mover = state.game.side_to_move();
+    if state.game.play_text(&record.mv).is_err() {
+        return false;
+    }
+    if let (Some(blue), Some(red)) = (record.blue_ms, record.red_ms) {
+        state.clock_history.push(BySide::new(blue, red));
+    }
+    if state.draw_offer == Some(mover.opponent()) {
+        state.draw_offer = None;
+    }
+    true
 }
 
 /// Takes the seats and names another node stored; whether any changed.

@@ -6,7 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use futures_util::StreamExt;
 use jungle_rules::Side;
+use jungle_server::cluster::event::{Change, GameEvent, MoveEvent};
 use jungle_server::room::ActionError;
 use jungle_server::store::now_ms;
 use jungle_server::store::scratch::{ScratchSchema, test_postgres_url};
@@ -317,4 +319,85 @@ async fn a_seat_taken_on_another_node_holds_before_its_event_arrives() {
     let red = Client::connect(a.addr, &id, Some(&format!("seat_{id}={token}"))).await;
     assert_eq!(red.seat.as_deref(), Some("red"));
     assert_eq!(red.state["seats_taken"]["red"], true);
+}
+
+/// The next event on `events` that announces a stored move (a seat's or presence's events are passed over).
+async fn next_move_event(events: &mut async_nats::Subscriber) -> GameEvent {
+    loop {
+        let message = tokio::time::timeout(PATIENCE, events.next())
+            .await
+            .expect("an event in time")
+            .expect("the subscription is open");
+        let event = GameEvent::parse(&message.payload).unwrap();
+        if matches!(event.change, Change::Moved(_)) {
+            return event;
+        }
+    }
+}
+
+fn moved(event: &GameEvent) -> &MoveEvent {
+    match &event.change {
+        Change::Moved(played) => played,
+        other => panic!("not a move: {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_opponents_node_plays_a_move_from_its_event_and_reads_the_database_only_when_behind() {
+    let (_schema, db) = shared_database();
+    let nats = PrivateNats::start();
+    let a = node(&db, &nats.url()).await;
+    let request = NewGame {
+        opponent: "friend".into(),
+        side: Some("blue".into()),
+        ..NewGame::default()
+    };
+    let (room_a, _, _) = a.state.create(&request, None).unwrap();
+    a.state.claim_seat(&room_a).unwrap().unwrap();
+    let listener = async_nats::connect(nats.url()).await.unwrap();
+    let mut events = listener
+        .subscribe(format!("jungle.game.{}", room_a.id))
+        .await
+        .unwrap();
+    listener.flush().await.unwrap();
+    // Node B hears nothing by itself (it has no broker): the test hands it the events node A published.
+    let b = Hub::new(Store::open(&db).unwrap(), EnginePool::new(1));
+    let room_b = b.room(&room_a.id).unwrap().unwrap();
+    let play = |side| {
+        let mv = room_a.lock().game.legal_moves()[0].to_string();
+        room_a.play(&a.state.store, Some(side), &mv).unwrap();
+        mv
+    };
+
+    let first = play(Side::Blue);
+    let second = play(Side::Red);
+    let (event_0, event_1) = (
+        next_move_event(&mut events).await,
+        next_move_event(&mut events).await,
+    );
+    assert_eq!(
+        (
+            moved(&event_0).ply,
+            &moved(&event_0).mv,
+            &moved(&event_0).after
+        ),
+        (0, &first, &None)
+    );
+    assert_eq!(
+        (moved(&event_1).ply, &moved(&event_1).after),
+        (1, &Some(first.clone()))
+    );
+    assert!((moved(&event_1).played_at - now_ms()).abs() < 60_000);
+    // B missed the first event: the second tells it its room is behind, and it reads both moves.
+    b.apply_event(&event_1);
+    assert_eq!(room_b.snapshot().moves, [first.clone(), second.clone()]);
+
+    // The next move's event is enough by itself: its row is taken out of the database before B hears of
+    // it (only the event can bring it), and B plays it.
+    let third = play(Side::Blue);
+    let event_2 = next_move_event(&mut events).await;
+    a.state.store.truncate_moves(&room_a.id, 2).unwrap();
+    b.apply_event(&event_2);
+    assert_eq!(room_b.snapshot().moves, [first, second, third]);
+    assert_eq!(room_b.snapshot().turn.0, Side::Red);
 }
