@@ -5,9 +5,9 @@
 //! Exactly once: the database stores one move per ply (its unique key), so two nodes that both searched
 //! still store one reply. The job row (`engine_jobs`, a lease per game) keeps the searching itself to one
 //! node: a node that cannot claim it waits for the holder's lease to end (the holder died) unless the move
-//! arrives first. Eventually: a failed database call (PostgreSQL restarting, a connection that broke) is
-//! tried again with a growing pause instead of being given up, and a found move is kept and stored again
-//! rather than searched again.
+//! arrives first. Eventually: a database call that failed because the database is unavailable (PostgreSQL
+//! restarting, a connection that broke) is tried again with a growing pause instead of being given up, and a
+//! found move is kept and stored again rather than searched again.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,7 +17,7 @@ use jungle_rules::Game;
 use crate::clock::Clock;
 use crate::hub::Hub;
 use crate::room::{ActionError, Room};
-use crate::store::{EngineJob, now_ms};
+use crate::store::{EngineJob, StoreError, now_ms};
 
 /// The first pause before a failed database call is tried again; it doubles up to [`RETRY_MOST`].
 const RETRY_FIRST: Duration = Duration::from_millis(200);
@@ -86,7 +86,7 @@ impl Hub {
                         Ok(()) | Err(ActionError::OutOfDate) => break,
                         // Not stored (the database is away): the position has not changed, so the same
                         // move is stored again later (the room stays thinking meanwhile).
-                        Err(ActionError::Store(e)) => {
+                        Err(ActionError::Store(e @ StoreError::Unavailable(_))) => {
                             tracing::warn!(game = %room.id, error = %e, "the engine's move was not stored yet: trying again");
                             backoff.pause().await;
                         }

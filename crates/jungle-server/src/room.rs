@@ -335,7 +335,7 @@ impl Room {
         let played = self
             .flag_check(store, &mut state)
             .and_then(|()| self.commit_move(store, &mut state, m));
-        if matches!(played, Err(ActionError::Store(_))) {
+        if matches!(played, Err(ActionError::Store(StoreError::Unavailable(_)))) {
             // Not stored (the database is away): the engine's job goes on, its caller stores the move again.
             state.thinking = true;
         }

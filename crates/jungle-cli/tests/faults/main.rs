@@ -240,7 +240,6 @@ async fn play_on(games: &mut [Game]) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "not in CI until cross-node events are never lost (docs/deployment.md, Tests); passes on main"]
 async fn a_killed_node_loses_no_acknowledged_move_and_its_players_go_on_elsewhere() {
     let cluster = Cluster::start("kill-node", Topology::ThreeNodes);
     let mut games = games_under_way(cluster.addr).await;
@@ -275,7 +274,6 @@ async fn a_lone_node_on_sqlite_killed_and_restarted_loses_no_acknowledged_move()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "fails on main: no engine reply after PostgreSQL returns (docs/deployment.md, Tests)"]
 async fn while_postgresql_is_down_moves_are_refused_and_play_resumes_after() {
     let cluster = Cluster::start("postgres", Topology::ThreeNodes);
     let mut games = games_under_way(cluster.addr).await;
@@ -311,7 +309,6 @@ async fn while_postgresql_is_down_moves_are_refused_and_play_resumes_after() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "not in CI until cross-node events are never lost (docs/deployment.md, Tests); passes on main"]
 async fn after_nats_restarts_no_move_is_lost_or_doubled() {
     let cluster = Cluster::start("nats", Topology::ThreeNodes);
     let mut games = games_under_way(cluster.addr).await;
