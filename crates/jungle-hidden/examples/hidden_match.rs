@@ -8,13 +8,17 @@
 //! the machine runs), `--level L` of the AI (8), `--rules OPTS` (standard), `--seed S` (1), `--worlds W` and
 //! `--vote 0|1` (worlds per move and whether they vote; the level's by default), `--contempt CP` (what a draw
 //! found in the search costs the AI), `--history 0|1` (the worlds' searches see the quiet moves since the last
-//! attack) and `--keep-world 0|1` (the first world keeps last move's animals where the game allows). Colours
-//! alternate; every setup is random; a game still going after 300 plies counts as a draw.
+//! attack), `--keep-world 0|1` (the first world keeps last move's animals where the game allows),
+//! `--den-distance PCT` (the engine's bonus for nearness to the enemy den, percent of the open game's) and
+//! `--start-setup 0|1` (the AI sets up as the ordinary start position, else at random);
+//! `--pgn FILE` writes every game's record there (both setups, a tag `AI` with the AI's side). Colours
+//! alternate; the opponent's setup is random; a game still going after 300 plies counts as a draw.
 
 use std::time::Duration;
 
 use jungle_hidden::ai::{Budget, HiddenAi, LevelPlan, OneWorld};
-use jungle_hidden::{Arrangement, HiddenGame};
+use jungle_hidden::record::Record;
+use jungle_hidden::{Arrangement, Effect, HiddenGame};
 use jungle_rules::{Move, Rules, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -42,6 +46,10 @@ struct Options {
     contempt: Option<i32>,
     history: Option<bool>,
     keep_world: Option<bool>,
+    den_distance_percent: Option<i32>,
+    start_setup: Option<bool>,
+    /// Where to write every game's record.
+    pgn: Option<String>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -57,6 +65,9 @@ fn parse_args() -> Result<Options, String> {
         contempt: None,
         history: None,
         keep_world: None,
+        den_distance_percent: None,
+        start_setup: None,
+        pgn: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     for pair in args.chunks(2) {
@@ -90,6 +101,8 @@ fn parse_args() -> Result<Options, String> {
             "--vote" => options.vote = Some(number()? != 0),
             "--history" => options.history = Some(number()? != 0),
             "--keep-world" => options.keep_world = Some(number()? != 0),
+            "--den-distance" => options.den_distance_percent = Some(number()? as i32),
+            "--start-setup" => options.start_setup = Some(number()? != 0),
             "--contempt" => {
                 options.contempt = Some(
                     value
@@ -97,6 +110,7 @@ fn parse_args() -> Result<Options, String> {
                         .map_err(|_| format!("--contempt: \"{value}\" is not a number"))?,
                 );
             }
+            "--pgn" => options.pgn = Some(value.clone()),
             "--rules" => options.rules = value.parse().map_err(|e| format!("--rules: {e}"))?,
             _ => return Err(format!("unknown option {name}")),
         }
@@ -116,11 +130,14 @@ fn main() {
         }
     };
     let mut rng = StdRng::seed_from_u64(options.seed);
+    let mut records = String::new();
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let (mut world_searches, mut searching) = (0usize, Duration::ZERO);
     let (mut depths, mut choices) = (0u64, 0u64);
     // Wall time spent choosing, by the AI and by its opponent, with their move counts.
     let mut thinking = [(Duration::ZERO, 0u32); 2];
+    // Attacks on a piece whose animal the attacker did not know, by the AI and by its opponent: (won, lost).
+    let mut blind_attacks = [(0u32, 0u32); 2];
     for i in 0..options.games {
         let ai_side = if i % 2 == 0 { Side::Blue } else { Side::Red };
         let mut ai = HiddenAi::new(options.level, rng.random());
@@ -131,6 +148,10 @@ fn main() {
             contempt: options.contempt.unwrap_or(level_plan.contempt),
             history: options.history.unwrap_or(level_plan.history),
             keep_world: options.keep_world.unwrap_or(level_plan.keep_world),
+            den_distance_percent: options
+                .den_distance_percent
+                .unwrap_or(level_plan.den_distance_percent),
+            start_setup: options.start_setup.unwrap_or(level_plan.start_setup),
             ..level_plan
         });
         let mut truth = HiddenAi::new(options.level, rng.random());
@@ -170,7 +191,22 @@ fn main() {
             clock.0 += started.elapsed();
             clock.1 += 1;
             let m = choice.expect("a game that is not over has a legal move");
-            game.play(m).expect("players choose legal moves");
+            let blind = view
+                .piece_at(m.to)
+                .is_some_and(|seen| seen.animal.is_none());
+            let public = game.play(m).expect("players choose legal moves");
+            if blind {
+                let count = &mut blind_attacks[usize::from(side != ai_side)];
+                match public.effect {
+                    Effect::Captured(_) => count.0 += 1,
+                    _ => count.1 += 1,
+                }
+            }
+        }
+        if options.pgn.is_some() {
+            let tags = [("AI".to_string(), ai_side.to_string())];
+            records.push_str(&Record::of(&game, None, &tags).to_pgn());
+            records.push('\n');
         }
         match game.outcome().and_then(|o| o.winner) {
             Some(winner) if winner == ai_side => wins += 1,
@@ -186,6 +222,11 @@ fn main() {
             100.0 * (wins as f64 + 0.5 * draws as f64) / played,
         );
     }
+    if let Some(path) = &options.pgn
+        && let Err(e) = std::fs::write(path, records)
+    {
+        eprintln!("hidden_match: {path}: {e}");
+    }
     let games = options.games.max(1) as f64;
     let mean_ms =
         |(time, moves): (Duration, u32)| time.as_secs_f64() * 1000.0 / f64::from(moves.max(1));
@@ -197,5 +238,9 @@ fn main() {
         depths as f64 / choices.max(1) as f64,
         mean_ms(thinking[0]),
         mean_ms(thinking[1]),
+    );
+    println!(
+        "attacks on unknown pieces (won/lost): AI {}/{}, opponent {}/{}",
+        blind_attacks[0].0, blind_attacks[0].1, blind_attacks[1].0, blind_attacks[1].1,
     );
 }

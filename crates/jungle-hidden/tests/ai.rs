@@ -230,3 +230,24 @@ fn the_ai_beats_random_moves() {
         );
     }
 }
+
+#[test]
+fn the_top_levels_set_up_as_the_ordinary_start_and_the_others_at_random() {
+    for preset in ["standard", "animal-checkers"] {
+        let rules: Rules = preset.parse().unwrap();
+        for side in [Side::Blue, Side::Red] {
+            for seed in 0..3 {
+                assert_eq!(
+                    HiddenAi::new(8, seed).choose_setup(&rules, side),
+                    Arrangement::standard(&rules, side),
+                    "{preset} {side}"
+                );
+            }
+        }
+    }
+    let rules = Rules::default();
+    let setups: Vec<Arrangement> = (0..6)
+        .map(|seed| HiddenAi::new(4, seed).choose_setup(&rules, Side::Blue))
+        .collect();
+    assert!(setups.iter().any(|s| *s != setups[0]), "{setups:?}");
+}

@@ -64,8 +64,18 @@ impl Presence {
         }
     }
 
-    /// Node `node` said at `now` that it has `said` connections to the room.
-    pub fn heard(&mut self, node: &str, said: Headcount, now: Instant) {
+    /// Node `node` said at `now` that it has `said` connections to the room. Whether that is news to the
+    /// room's watchers: the node said other counts before, said nothing yet, or its word that a player is
+    /// there had run out — not when it only repeats itself (as every node does every 30 s).
+    pub fn heard(&mut self, node: &str, said: Headcount, now: Instant) -> bool {
+        let news = match self.remote.get(node) {
+            None => true,
+            Some(before) => {
+                before.said != said
+                    || (said.blue > 0 && before.seated_until.blue <= now)
+                    || (said.red > 0 && before.seated_until.red <= now)
+            }
+        };
         let previous = self.remote.get(node).map(|r| r.seated_until);
         let until = |count: usize, before: Option<Instant>| {
             if count > 0 {
@@ -91,6 +101,7 @@ impl Presence {
         }
         self.remote
             .insert(node.to_string(), Remote { said, seated_until });
+        news
     }
 
     /// A connection opened, for `seat` or (`None`) to watch.
@@ -175,6 +186,36 @@ mod tests {
         presence.leave(None, t1);
         presence.leave(None, t1);
         assert_eq!(presence.spectators(), 0);
+    }
+
+    #[test]
+    fn a_node_repeating_itself_is_no_news_until_its_word_ran_out() {
+        let t0 = Instant::now();
+        let mut presence = Presence::new(t0);
+        let blue_there = Headcount {
+            blue: 1,
+            red: 0,
+            spectators: 0,
+        };
+        assert!(presence.heard("b", blue_there, t0), "a node heard first");
+        let t1 = t0 + Duration::from_secs(30);
+        assert!(
+            !presence.heard("b", blue_there, t1),
+            "the same counts again"
+        );
+        let watcher_too = Headcount {
+            spectators: 1,
+            ..blue_there
+        };
+        assert!(presence.heard("b", watcher_too, t1), "other counts");
+        assert!(presence.heard("c", blue_there, t1), "another node");
+        let late = t1 + REMOTE_TTL + Duration::from_secs(1);
+        assert!(presence.gone_for(Side::Blue, late).is_some());
+        assert!(
+            presence.heard("b", watcher_too, late),
+            "its word had run out: blue is back"
+        );
+        assert_eq!(presence.gone_for(Side::Blue, late), None);
     }
 
     #[test]

@@ -54,7 +54,7 @@ impl Room {
     /// When the database cannot be read (the room is unchanged) or the stored game no longer replays.
     pub fn catch_up(&self, store: &Store, event: &GameEvent) -> Result<bool, HubError> {
         let mut state = self.lock();
-        state
+        let news = state
             .presence
             .heard(&event.node, event.attendance, Instant::now());
         let mut changed = false;
@@ -81,7 +81,11 @@ impl Room {
             }
             Change::DrawOffered(_) | Change::Attendance => {}
         }
-        self.broadcast(&state);
+        // A node repeating who is connected there (every 30 s for every room with a player) changes nothing
+        // this node's connections see: no state is sent for it.
+        if news || !matches!(event.change, Change::Attendance) {
+            self.broadcast(&state);
+        }
         Ok(changed)
     }
 
