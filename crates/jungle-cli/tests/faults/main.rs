@@ -161,7 +161,12 @@ impl Game {
                 .await_ply(ply)
                 .await
                 .unwrap_or_else(|e| panic!("game {}: {e}", player.id));
-            assert_eq!(moves_of(&player.state), self.acknowledged, "game {}", player.id);
+            assert_eq!(
+                moves_of(&player.state),
+                self.acknowledged,
+                "game {}",
+                player.id
+            );
         }
     }
 
