@@ -90,6 +90,8 @@ pub struct Hub {
     cluster: OnceLock<Arc<Cluster>>,
     /// The hub itself, for the work a room opened in a cluster starts (see [`Hub::room`]).
     me: Weak<Hub>,
+    /// The Hidden Jungle games held in memory (`crate::hidden`).
+    pub hidden: crate::hidden::HiddenRooms,
 }
 
 /// A fresh secret: 128 random bits from the thread's cryptographic generator, as hex.
@@ -133,6 +135,7 @@ impl Hub {
             limits,
             public_origin,
             cluster: OnceLock::new(),
+            hidden: crate::hidden::HiddenRooms::default(),
         })
     }
 
@@ -156,7 +159,7 @@ impl Hub {
         self.cluster.get()
     }
 
-    fn outbox(&self) -> Option<Outbox> {
+    pub(crate) fn outbox(&self) -> Option<Outbox> {
         self.cluster().map(|c| c.outbox())
     }
 
@@ -168,6 +171,8 @@ impl Hub {
     /// Another node changed a game: the room here, if this node holds one, catches up.
     pub fn apply_event(self: &Arc<Self>, event: &GameEvent) {
         let Some(room) = self.held_room(&event.game) else {
+            // Not an open game held here: maybe a hidden one (it reads itself again from the database).
+            self.apply_hidden_event(&event.game);
             return;
         };
         match room.catch_up(&self.store, event) {

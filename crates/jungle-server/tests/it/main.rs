@@ -7,6 +7,7 @@ mod analysis;
 mod browser;
 mod cluster;
 mod correspondence;
+mod hidden;
 mod lobby;
 mod presentation;
 mod profile;
