@@ -10,6 +10,7 @@ pub mod correspondence;
 mod editor;
 pub mod engine;
 mod engine_queue;
+mod engine_reply;
 mod guard;
 pub mod hidden;
 mod http;
