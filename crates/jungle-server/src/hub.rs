@@ -108,6 +108,22 @@ pub(crate) fn new_game_id() -> String {
         .collect()
 }
 
+/// The creator's side of a new game: `blue`, `red`, or `random` (the default), drawn now.
+///
+/// # Errors
+/// [`HubError::BadRequest`] for any other text.
+pub(crate) fn chosen_side(text: Option<&str>) -> Result<Side, HubError> {
+    match text.unwrap_or("random") {
+        "random" => Ok(if rand::rng().random::<bool>() {
+            Side::Blue
+        } else {
+            Side::Red
+        }),
+        other => side_from_name(other)
+            .ok_or_else(|| bad(format!("side \"{other}\" should be blue, red or random"))),
+    }
+}
+
 /// Whether text could be a game id (so a hostile path never reaches the database).
 pub fn is_game_id(text: &str) -> bool {
     (1..=16).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_alphanumeric())
@@ -314,17 +330,7 @@ impl Hub {
             Some(fen) => Position::from_fen(fen, &rules).map_err(|e| bad(format!("fen: {e}")))?,
             None => Position::start(&rules),
         };
-        let side = match req.side.as_deref().unwrap_or("random") {
-            "random" => {
-                if rand::rng().random::<bool>() {
-                    Side::Blue
-                } else {
-                    Side::Red
-                }
-            }
-            other => side_from_name(other)
-                .ok_or_else(|| bad(format!("side \"{other}\" should be blue, red or random")))?,
-        };
+        let side = chosen_side(req.side.as_deref())?;
         let mode = match req.opponent.as_str() {
             "engine" => {
                 let level = req.level.unwrap_or(3);

@@ -21,11 +21,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use jungle_hidden::ai::HiddenAi;
 use jungle_rules::{Rules, Side};
-use rand::Rng;
 
-use crate::hub::{Hub, HubError, MAX_TEXT, is_game_id, new_game_id, new_token};
+use crate::hub::{Hub, HubError, MAX_TEXT, chosen_side, is_game_id, new_game_id, new_token};
+use crate::side_name;
 use crate::store::{HiddenRecord, now_ms};
-use crate::{side_from_name, side_name};
 use room::{HiddenMode, HiddenRoom, RoomState};
 use wire::NewHiddenGame;
 
@@ -127,17 +126,7 @@ impl Hub {
             return Err(bad("rules: option string too long".into()));
         }
         let rules: Rules = rules_text.parse().map_err(|e| bad(format!("rules: {e}")))?;
-        let side = match req.side.as_deref().unwrap_or("random") {
-            "random" => {
-                if rand::rng().random::<bool>() {
-                    Side::Blue
-                } else {
-                    Side::Red
-                }
-            }
-            other => side_from_name(other)
-                .ok_or_else(|| bad(format!("side \"{other}\" should be blue, red or random")))?,
-        };
+        let side = chosen_side(req.side.as_deref())?;
         let mode = match req.mode.as_str() {
             "engine" => {
                 let level = req.level.unwrap_or(3);
