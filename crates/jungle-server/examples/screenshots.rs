@@ -4,7 +4,8 @@
 //! Starts a server on a throwaway database, plays a few engine moves into a timed friend game, and
 //! photographs the home page, that game in progress (desktop and phone sizes), its replay page with the
 //! engine's analysis, the board editor and the sign-in page, in English and in Chinese (`-zh`; Chinese text needs a CJK font such as
-//! `fonts-wqy-zenhei` or `fonts-noto-cjk`).
+//! `fonts-wqy-zenhei` or `fonts-noto-cjk`), and a Hidden Jungle game against the engine: its setup screen and
+//! the game a few moves on (`hidden-setup.png`, `hidden.png`, in English).
 
 #[path = "../tests/it/support/browser.rs"]
 mod browser;
@@ -153,9 +154,61 @@ async fn main() {
         shoot(&small, &out.join(format!("game-phone{suffix}.png"))).await;
     }
 
+    shoot_hidden(&chrome, addr, &out).await;
+
     phone.close().await;
     chrome.close().await;
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
     }
+}
+
+/// A Hidden Jungle game against engine level 1, begun from the home page as a person does: the setup screen,
+/// then the board after some moves toward the enemy den (attacks reveal pieces on the way).
+async fn shoot_hidden(chrome: &Chrome, addr: std::net::SocketAddr, out: &std::path::Path) {
+    let page = chrome.person(&format!("http://{addr}/")).await;
+    speak(&page, "en").await;
+    page.evaluate(
+        "document.getElementById('level').value = '1'; document.getElementById('side').value = 'blue';",
+    )
+    .await
+    .expect("the form is filled");
+    click(&page, "#hidden").await;
+    click(&page, "#play-engine").await;
+    wait_until(
+        &page,
+        "window.jungle && window.jungle.state && window.jungle.state.phase === 'setup' && window.jungle.letters",
+    )
+    .await;
+    shoot(&page, &out.join("hidden-setup.png")).await;
+    click(&page, "#ready").await;
+    for _ in 0..6 {
+        wait_until(
+            &page,
+            "document.body.dataset.over === 'true' || document.body.dataset.myturn === 'true'",
+        )
+        .await;
+        // An attack when there is one (a reveal to show), else the legal move that ends nearest Red's den.
+        let best: String = browser::eval(
+            &page,
+            "(() => { if (document.body.dataset.over === 'true') return ''; \
+               const enemy = (m) => window.jungle.board.position.pieces[m.slice(2, 4)]?.side === 'red'; \
+               const away = (m) => (enemy(m) ? -20 : 0) + Math.abs('abcdefg'.indexOf(m[2]) - 3) + 9 - Number(m[3]); \
+               return [...window.jungle.state.legal].sort((a, b) => away(a) - away(b))[0]; })()",
+        )
+        .await;
+        if best.is_empty() {
+            break;
+        }
+        let ply: u64 = browser::eval(&page, "window.jungle.state.ply").await;
+        browser::click_move(&page, &best).await;
+        wait_until(&page, &format!("window.jungle.state.ply > {ply}")).await;
+    }
+    // Once a reveal's turning over has played (the page drops `flash` after it).
+    wait_until(
+        &page,
+        "(document.body.dataset.over === 'true' || document.body.dataset.myturn === 'true') && !window.jungle.flash",
+    )
+    .await;
+    shoot(&page, &out.join("hidden.png")).await;
 }

@@ -105,6 +105,28 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../static/engine-levels.js"),
     ),
     ("puzzle.js", JS, include_bytes!("../static/puzzle.js")),
+    ("hidden.html", HTML, include_bytes!("../static/hidden.html")),
+    (
+        "hidden.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../static/hidden.css"),
+    ),
+    ("hidden.js", JS, include_bytes!("../static/hidden.js")),
+    (
+        "hidden-setup.js",
+        JS,
+        include_bytes!("../static/hidden-setup.js"),
+    ),
+    (
+        "game-controls.js",
+        JS,
+        include_bytes!("../static/game-controls.js"),
+    ),
+    (
+        "hidden-words.js",
+        JS,
+        include_bytes!("../static/hidden-words.js"),
+    ),
     (
         "favicon.svg",
         "image/svg+xml",

@@ -55,7 +55,7 @@ pub fn retry_later(status: StatusCode, message: &str, after: Duration) -> Respon
 fn action_of(method: &Method, path: &str) -> Action {
     match (method, path) {
         // A rematch makes a game too.
-        (&Method::POST, "/api/games") => Action::Create,
+        (&Method::POST, "/api/games" | "/api/hidden") => Action::Create,
         (&Method::POST, p) if p.ends_with("/rematch") => Action::Create,
         // So do the lobby's seeks, acceptances and quick pairings.
         (&Method::POST, "/api/seeks" | "/api/lobby/quick") => Action::Create,

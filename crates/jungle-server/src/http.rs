@@ -69,6 +69,7 @@ pub fn router(state: AppState, assets: Assets) -> Router {
         .merge(crate::profile::routes())
         .merge(crate::puzzles::routes())
         .merge(crate::lobby::http::routes())
+        .merge(crate::hidden::http::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(

@@ -22,7 +22,7 @@ use crate::room::{
     ABORTED, ActionError, Mode, OPENING_PLIES, Rematch, Room, RoomState, engine_turn, parse_side,
     resume_clock_at,
 };
-use crate::store::{EngineJob, GameRecord, MoveRecord, Store, StoreError, now_ms};
+use crate::store::{GameRecord, MoveRecord, Store, StoreError, now_ms};
 use crate::{side_from_name, side_name};
 
 /// The longest rule option string, FEN or PGN tag value accepted from a browser.
@@ -90,6 +90,8 @@ pub struct Hub {
     cluster: OnceLock<Arc<Cluster>>,
     /// The hub itself, for the work a room opened in a cluster starts (see [`Hub::room`]).
     me: Weak<Hub>,
+    /// The Hidden Jungle games held in memory (`crate::hidden`).
+    pub hidden: crate::hidden::HiddenRooms,
 }
 
 /// A fresh secret: 128 random bits from the thread's cryptographic generator, as hex.
@@ -104,6 +106,22 @@ pub(crate) fn new_game_id() -> String {
     (0..8)
         .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
         .collect()
+}
+
+/// The creator's side of a new game: `blue`, `red`, or `random` (the default), drawn now.
+///
+/// # Errors
+/// [`HubError::BadRequest`] for any other text.
+pub(crate) fn chosen_side(text: Option<&str>) -> Result<Side, HubError> {
+    match text.unwrap_or("random") {
+        "random" => Ok(if rand::rng().random::<bool>() {
+            Side::Blue
+        } else {
+            Side::Red
+        }),
+        other => side_from_name(other)
+            .ok_or_else(|| bad(format!("side \"{other}\" should be blue, red or random"))),
+    }
 }
 
 /// Whether text could be a game id (so a hostile path never reaches the database).
@@ -133,6 +151,7 @@ impl Hub {
             limits,
             public_origin,
             cluster: OnceLock::new(),
+            hidden: crate::hidden::HiddenRooms::default(),
         })
     }
 
@@ -156,7 +175,7 @@ impl Hub {
         self.cluster.get()
     }
 
-    fn outbox(&self) -> Option<Outbox> {
+    pub(crate) fn outbox(&self) -> Option<Outbox> {
         self.cluster().map(|c| c.outbox())
     }
 
@@ -168,6 +187,8 @@ impl Hub {
     /// Another node changed a game: the room here, if this node holds one, catches up.
     pub fn apply_event(self: &Arc<Self>, event: &GameEvent) {
         let Some(room) = self.held_room(&event.game) else {
+            // Not an open game held here: maybe a hidden one (it reads itself again from the database).
+            self.apply_hidden_event(&event.game);
             return;
         };
         match room.catch_up(&self.store, event) {
@@ -309,17 +330,7 @@ impl Hub {
             Some(fen) => Position::from_fen(fen, &rules).map_err(|e| bad(format!("fen: {e}")))?,
             None => Position::start(&rules),
         };
-        let side = match req.side.as_deref().unwrap_or("random") {
-            "random" => {
-                if rand::rng().random::<bool>() {
-                    Side::Blue
-                } else {
-                    Side::Red
-                }
-            }
-            other => side_from_name(other)
-                .ok_or_else(|| bad(format!("side \"{other}\" should be blue, red or random")))?,
-        };
+        let side = chosen_side(req.side.as_deref())?;
         let mode = match req.opponent.as_str() {
             "engine" => {
                 let level = req.level.unwrap_or(3);
@@ -702,36 +713,13 @@ impl Hub {
         }
         if let Some((generation, level, game, clock)) = engine {
             room.notify();
-            let hub = self.clone();
-            let room = room.clone();
-            tokio::spawn(async move {
-                let ply = game.moves().len() as u32;
-                if !hub.claim_engine_job(&room, generation, ply).await {
-                    room.engine_stood_down();
-                    return;
-                }
-                let movetime = crate::engine::movetime(level, clock.as_ref(), game.side_to_move());
-                let found = hub.engine.best_move(game, level, movetime).await;
-                let played = match found {
-                    Some((m, started)) => {
-                        match room.play_engine_move(&hub.store, generation, m, started) {
-                            Ok(()) => true,
-                            // Another node played first: the room was read again.
-                            Err(ActionError::OutOfDate) => false,
-                            Err(e) => {
-                                tracing::error!(game = %room.id, error = %e, "the engine's move was not played");
-                                false
-                            }
-                        }
-                    }
-                    None => false,
-                };
-                if !played {
-                    room.engine_gave_up();
-                }
-                hub.release_engine_job(&room);
-                hub.after_change(&room);
-            });
+            tokio::spawn(self.clone().reply_as_engine(
+                room.clone(),
+                generation,
+                level,
+                game,
+                clock,
+            ));
         }
         if let Some(deadline) = deadline {
             let hub = self.clone();
@@ -749,52 +737,6 @@ impl Hub {
                     }
                 }
             });
-        }
-    }
-}
-
-impl Hub {
-    /// Whether this node works out the engine's move at `ply` of a room (asked at `generation`): always on a
-    /// single server; in a cluster, once the database gave this node the job. A node that was not given it
-    /// waits for the holder's lease to run out (its node died: the job is taken over), unless the move
-    /// arrives first — then it returns `false`.
-    async fn claim_engine_job(&self, room: &Room, generation: u64, ply: u32) -> bool {
-        let Some(cluster) = self.cluster() else {
-            return true;
-        };
-        let lease_ms = i64::try_from(cluster.engine_lease.as_millis()).unwrap_or(i64::MAX);
-        loop {
-            let now = now_ms();
-            let lease_until = now.saturating_add(lease_ms);
-            let wait_ms = match self.store.claim_engine_job(
-                &room.id,
-                ply,
-                &cluster.node,
-                now,
-                lease_until,
-            ) {
-                Ok(EngineJob::Ours) => return true,
-                Ok(EngineJob::HeldUntil(until)) => until.saturating_sub(now).clamp(0, lease_ms),
-                Err(e) => {
-                    tracing::error!(game = %room.id, error = %e, "could not claim the engine's job");
-                    lease_ms
-                }
-            };
-            // A little after the lease ends, so it surely has.
-            tokio::time::sleep(Duration::from_millis(wait_ms.unsigned_abs() + 5)).await;
-            if room.lock().generation != generation {
-                return false;
-            }
-        }
-    }
-
-    /// This node is done with a room's engine job (in a cluster).
-    fn release_engine_job(&self, room: &Room) {
-        if let Some(cluster) = self.cluster()
-            && let Err(e) = self.store.release_engine_job(&room.id, &cluster.node)
-        {
-            // Harmless: the lease runs out by itself.
-            tracing::warn!(game = %room.id, error = %e, "could not release the engine's job");
         }
     }
 }

@@ -10,7 +10,9 @@ pub mod correspondence;
 mod editor;
 pub mod engine;
 mod engine_queue;
+mod engine_reply;
 mod guard;
+pub mod hidden;
 mod http;
 pub mod hub;
 pub mod limits;
@@ -152,6 +154,7 @@ impl Server {
                 every.tick().await;
                 let Some(hub) = sweeper.upgrade() else { break };
                 hub.tidy(false);
+                hub.hidden.tidy();
                 hub.announce_attendance();
                 hub.rates.forget_idle();
                 lobby::sweep(&hub);

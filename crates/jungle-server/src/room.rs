@@ -332,8 +332,14 @@ impl Room {
         if let Some(clock) = state.clock.as_mut() {
             clock.excuse_until(engine, started);
         }
-        self.flag_check(store, &mut state)?;
-        self.commit_move(store, &mut state, m)
+        let played = self
+            .flag_check(store, &mut state)
+            .and_then(|()| self.commit_move(store, &mut state, m));
+        if matches!(played, Err(ActionError::Store(StoreError::Unavailable(_)))) {
+            // Not stored (the database is away): the engine's job goes on, its caller stores the move again.
+            state.thinking = true;
+        }
+        played
     }
 
     /// The engine's job for an earlier position ended without a move (the game moved on, maybe on another

@@ -26,6 +26,8 @@ mod lobby;
 pub use lobby::{LiveGame, Pairing, Taken};
 mod cluster;
 pub use cluster::{EngineJob, TimedMove};
+mod hidden;
+pub use hidden::HiddenRecord;
 
 /// A storage failure (the database could not be opened or written, a statement failed, or a stored value is
 /// not what the schema means).

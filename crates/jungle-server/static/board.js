@@ -5,8 +5,10 @@
 import { t } from "./i18n.js";
 
 const CHARACTERS = { e: "象", l: "獅", t: "虎", p: "豹", d: "狗", w: "狼", c: "貓", r: "鼠" };
-// Language-independent names for data-piece (read by tests and styles).
-const IDS = { e: "elephant", l: "lion", t: "tiger", p: "leopard", d: "dog", w: "wolf", c: "cat", r: "rat" };
+// Language-independent names for data-piece (read by tests and styles). `x` is a Hidden Jungle piece whose
+// animal the viewer does not know (X/x in a view FEN): it is drawn face down.
+const IDS = { e: "elephant", l: "lion", t: "tiger", p: "leopard", d: "dog", w: "wolf", c: "cat", r: "rat", x: "unknown" };
+const UNKNOWN = "x";
 const SVG_NS = "http://www.w3.org/2000/svg";
 const FILES = "abcdefg";
 // The classic terrain, for a position drawn without the server's description of the board.
@@ -105,6 +107,7 @@ export class JungleBoard {
     this.fen = null;
     this.legal = [];
     this.lastMove = null;
+    this.classes = {};
     this.layout = CLASSIC_BOARD;
     this.selected = null;
     this.cursor = null; // the square keyboard focus is on
@@ -121,8 +124,10 @@ export class JungleBoard {
   // Draws a position. legal: moves the user may make now ([] when not their turn). board: the rules' ranks
   // and terrain from the server (the classic terrain without ranks when absent).
   // premoves: moves that may be queued now (while the opponent thinks); queued: the one that is.
-  set(fen, { legal = [], lastMove = null, board = null, premoves = [], queued = null } = {}) {
+  // classes: extra class names for the pieces on some squares ({c4: "revealing"}), for pages that mark pieces.
+  set(fen, { legal = [], lastMove = null, board = null, premoves = [], queued = null, classes = {} } = {}) {
     this.fen = fen;
+    this.classes = classes;
     this.position = parseFen(fen);
     this.legal = legal;
     this.premoves = premoves;
@@ -279,25 +284,34 @@ export class JungleBoard {
 
   drawPiece(parent, sq, piece) {
     const [x, y] = this.xy(sq);
-    const rank = this.layout.ranks[piece.animal];
-    const g = svgEl("g", { class: `piece ${piece.side}`, "data-animal": piece.animal, transform: `translate(${x + 50} ${y + 50})` }, parent);
+    const extra = this.classes[sq] ? ` ${this.classes[sq]}` : "";
+    const hidden = piece.animal === UNKNOWN;
+    const g = svgEl("g", { class: `piece ${piece.side}${hidden ? " face-down" : ""}${extra}`, "data-animal": piece.animal, transform: `translate(${x + 50} ${y + 50})` }, parent);
+    // The face is a group of its own, so a page may turn it over (a reveal) without moving the piece.
+    const face = svgEl("g", { class: "face" }, g);
     // The sides differ in shape as well as colour: Blue's pieces are round, Red's are square.
-    if (piece.side === "blue") svgEl("circle", { r: 43, class: "disc" }, g);
-    else svgEl("rect", { x: -41, y: -41, width: 82, height: 82, rx: 14, class: "disc" }, g);
+    if (piece.side === "blue") svgEl("circle", { r: 43, class: "disc" }, face);
+    else svgEl("rect", { x: -41, y: -41, width: 82, height: 82, rx: 14, class: "disc" }, face);
     svgEl(piece.side === "blue" ? "circle" : "rect",
-      piece.side === "blue" ? { r: 36, class: "ring" } : { x: -35, y: -35, width: 70, height: 70, rx: 10, class: "ring" }, g);
-    svgEl("text", { y: 6, class: "zh" }, g).textContent = CHARACTERS[piece.animal];
+      piece.side === "blue" ? { r: 36, class: "ring" } : { x: -35, y: -35, width: 70, height: 70, rx: 10, class: "ring" }, face);
+    if (hidden) {
+      // Face down: the side's colour and shape, a plain back, nothing of the animal.
+      svgEl("text", { y: 14, class: "back" }, face).textContent = "?";
+      return g;
+    }
+    svgEl("text", { y: 6, class: "zh" }, face).textContent = CHARACTERS[piece.animal];
     const name = t(`animal.${piece.animal}`);
     if (name !== CHARACTERS[piece.animal]) {
       const attrs = { y: 36, class: "name" };
       // Long names are fitted to the piece rather than shrunk below a readable size.
       if (name.length > 6) Object.assign(attrs, { textLength: 82, lengthAdjust: "spacingAndGlyphs" });
-      svgEl("text", attrs, g).textContent = name;
+      svgEl("text", attrs, face).textContent = name;
     }
+    const rank = this.layout.ranks[piece.animal];
     if (rank !== undefined) {
       // The rank in a badge at the top right corner, clear of the character.
-      svgEl("circle", { cx: 31, cy: -31, r: 15, class: "badge" }, g);
-      svgEl("text", { x: 31, y: -23.5, class: "rank" }, g).textContent = String(rank);
+      svgEl("circle", { cx: 31, cy: -31, r: 15, class: "badge" }, face);
+      svgEl("text", { x: 31, y: -23.5, class: "rank" }, face).textContent = String(rank);
     }
     return g;
   }

@@ -7,10 +7,11 @@ import { JungleBoard, describeMove, parseFen, positionAfter } from "./board.js";
 import { $ } from "./dom.js";
 import { lang, localise, t, tOr } from "./i18n.js";
 import { fillMoveList, sideName } from "./moves.js";
-import { muted, playMoveSound, setMuted, sounds } from "./sound.js";
+import { playMoveSound, sounds } from "./sound.js";
 import { followRatings } from "./game-ratings.js";
 import { correspondenceMeta, drawDeadline } from "./deadline.js";
 import { abandon, keepAlive, reconnectDelay } from "./liveness.js";
+import { wireCopy, wireJoin, wireMoveKeys, wireMute } from "./game-controls.js";
 
 const gameId = location.pathname.split("/").pop();
 const view = { premove: null, browsing: null, sounds, seat: null, state: null, receivedAt: 0, offlineAt: null, bannerClosedAt: null, flippedByUser: null, socket: null, retries: 0, resignArmed: null };
@@ -338,46 +339,19 @@ $("moves").addEventListener("click", (e) => {
   if (span) browse(Number(span.dataset.ply));
 });
 $("back-to-game").addEventListener("click", () => browse(null));
-// Arrow keys step through the moves (unless the board or a field has the focus: there they move the cursor).
-document.addEventListener("keydown", (e) => {
-  if (!view.state || e.target.closest("#board, input, textarea, select")) return;
-  const shown = view.browsing === null ? view.state.moves.length : view.browsing;
-  const step = { ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: null }[e.key];
-  if (step === undefined) return;
-  e.preventDefault();
-  browse(step);
-});
-function drawMute() {
-  $("mute").setAttribute("aria-pressed", String(muted()));
-  $("mute").textContent = t(muted() ? "game.soundOff" : "game.soundOn");
-}
-$("mute").addEventListener("click", () => {
-  setMuted(!muted());
-  drawMute();
-});
-drawMute();
+wireMoveKeys(() => (view.state ? (view.browsing === null ? view.state.moves.length : view.browsing) : null), browse);
+wireMute();
 $("offer-draw").addEventListener("click", () => send({ type: "offer_draw" }));
 $("accept-draw").addEventListener("click", () => send({ type: "offer_draw" }));
 $("decline-draw").addEventListener("click", () => send({ type: "decline_draw" }));
 $("takeback").addEventListener("click", () => send({ type: "takeback" }));
 $("abort").addEventListener("click", () => send({ type: "abort" }));
-$("join-button").addEventListener("click", async () => {
-  $("join-button").disabled = true;
-  try {
-    await postJson(`/api/games/${gameId}/join`);
-    // The seat cookie is set: a new connection carries it and is greeted with the seat.
-    view.retries = 0;
-    if (view.socket) view.socket.close();
-  } catch (e) {
-    showError(e instanceof TypeError ? t("game.tryAgain") : String(e.message));
-  } finally {
-    $("join-button").disabled = false;
-  }
-});
-$("copy").addEventListener("click", () => {
-  $("share-link").select();
-  if (navigator.clipboard) navigator.clipboard.writeText(location.href).catch(() => {});
-});
+wireJoin(`/api/games/${gameId}/join`, () => {
+  // The seat cookie is set: a new connection carries it and is greeted with the seat.
+  view.retries = 0;
+  if (view.socket) view.socket.close();
+}, showError);
+wireCopy();
 // The opponent's connection is gone: a countdown, then the player may claim the win or call it a draw.
 function drawAway() {
   const s = view.state;

@@ -18,15 +18,23 @@ $("new-game").addEventListener("submit", async (event) => {
   const extra = $("options").value.trim();
   const preset = $("preset").value;
   const rules = [preset === "standard" ? "" : preset, extra].filter(Boolean).join(",");
-  const body = { opponent, side: $("side").value, rules, minutes, increment };
+  const hidden = $("hidden").checked;
+  // A Hidden Jungle game (docs/hidden.md) has its own route and no clock.
+  const body = hidden
+    ? { mode: opponent, side: $("side").value, rules: rules || "standard" }
+    : { opponent, side: $("side").value, rules, minutes, increment };
   if (opponent === "engine") body.level = Number($("level").value);
   try {
-    location.href = (await postJson("/api/games", body)).url;
+    location.href = (await postJson(hidden ? "/api/hidden" : "/api/games", body)).url;
   } catch (e) {
     $("create-error").textContent = String(e.message || e);
     $("create-error").hidden = false;
   }
 });
+
+// Hidden games are untimed: the clock choice goes away while Hidden is ticked.
+$("hidden").addEventListener("change", () => { $("clock-field").hidden = $("hidden").checked; });
+$("clock-field").hidden = $("hidden").checked;
 
 localise();
 mountAccountBar();

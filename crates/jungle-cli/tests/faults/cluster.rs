@@ -6,6 +6,7 @@ use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -39,9 +40,13 @@ fn script() -> PathBuf {
 /// own ports for outgoing connections begin (`ip_local_port_range`): a machine busy with many connections (a
 /// load test) holds thousands of those.
 fn free_ports() -> u16 {
-    // Spread by process id, so tests running at once rarely try the same ports.
+    // Spread by process id, so test processes running at once rarely try the same ports; and within this
+    // process each cluster starts from a run of its own (the tests run in parallel threads, and a run found
+    // free is not taken until its cluster has started).
+    static CLUSTERS: AtomicU32 = AtomicU32::new(0);
     let seed = std::process::id().wrapping_mul(97);
-    (0..200u32)
+    let first = CLUSTERS.fetch_add(1, Ordering::Relaxed) * 50;
+    (first..first + 200)
         .map(|attempt| {
             (10_000 + seed.wrapping_add(attempt * 2 * u32::from(PORTS_USED)) % 22_000) as u16
         })
@@ -123,8 +128,34 @@ impl Cluster {
     }
 }
 
+/// The last lines of each part's log that a failed test shows (the folder is removed after the test).
+const LOG_LINES_SHOWN: usize = 40;
+
+impl Cluster {
+    /// Prints the end of every part's log: a failed test's only trace of what the nodes did.
+    fn show_logs(&self) {
+        let Ok(entries) = std::fs::read_dir(self.dir.join("logs")) else {
+            return;
+        };
+        let mut logs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        logs.sort();
+        for log in logs {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            let lines: Vec<&str> = text.lines().collect();
+            let tail = &lines[lines.len().saturating_sub(LOG_LINES_SHOWN)..];
+            eprintln!("---- {} (last {} lines)", log.display(), tail.len());
+            for line in tail {
+                eprintln!("{line}");
+            }
+        }
+    }
+}
+
 impl Drop for Cluster {
     fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.show_logs();
+        }
         let _ = Command::new("bash")
             .arg(script())
             .args(["stop", "--dir"])

@@ -152,6 +152,24 @@ impl Game {
         panic!("game {}: move {ply} still not played: {last}", mover.id);
     }
 
+    /// Waits until every player's state holds every acknowledged move (a move made by
+    /// [`Game::play_when_accepted`] reaches the other players' nodes through the broker).
+    async fn all_see_every_move(&mut self) {
+        let ply = self.acknowledged.len();
+        for player in &mut self.players {
+            player
+                .await_ply(ply)
+                .await
+                .unwrap_or_else(|e| panic!("game {}: {e}", player.id));
+            assert_eq!(
+                moves_of(&player.state),
+                self.acknowledged,
+                "game {}",
+                player.id
+            );
+        }
+    }
+
     fn reconnections(&self) -> usize {
         self.players.iter().map(|p| p.reconnections).sum()
     }
@@ -227,7 +245,6 @@ async fn play_on(games: &mut [Game]) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "not in CI until cross-node events are never lost (docs/deployment.md, Tests); passes on main"]
 async fn a_killed_node_loses_no_acknowledged_move_and_its_players_go_on_elsewhere() {
     let cluster = Cluster::start("kill-node", Topology::ThreeNodes);
     let mut games = games_under_way(cluster.addr).await;
@@ -262,7 +279,6 @@ async fn a_lone_node_on_sqlite_killed_and_restarted_loses_no_acknowledged_move()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "fails on main: no engine reply after PostgreSQL returns (docs/deployment.md, Tests)"]
 async fn while_postgresql_is_down_moves_are_refused_and_play_resumes_after() {
     let cluster = Cluster::start("postgres", Topology::ThreeNodes);
     let mut games = games_under_way(cluster.addr).await;
@@ -291,12 +307,13 @@ async fn while_postgresql_is_down_moves_are_refused_and_play_resumes_after() {
         if game.mover().is_some() {
             game.play_when_accepted().await;
         }
+        // Before the next move, each player knows whose turn it is.
+        game.all_see_every_move().await;
     }
     play_on(&mut games).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "not in CI until cross-node events are never lost (docs/deployment.md, Tests); passes on main"]
 async fn after_nats_restarts_no_move_is_lost_or_doubled() {
     let cluster = Cluster::start("nats", Topology::ThreeNodes);
     let mut games = games_under_way(cluster.addr).await;

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use async_nats::{Client, ConnectOptions, Event};
+use futures_util::StreamExt;
 use tokio::sync::Notify;
 
 use super::ClusterError;
@@ -54,4 +55,39 @@ pub async fn connect(
             url: url.to_string(),
             reason: e.to_string(),
         })
+}
+
+/// Waits until the broker has taken every subscription `client` asked for so far.
+///
+/// `subscribe` returns once the request is queued, and `flush` once it is written to the socket: neither
+/// means the server has read it, and an event published by another node before it does is not delivered
+/// here. The server reads a connection's requests in order, so a message this client publishes to an
+/// inbox of its own and gets back was read after every earlier subscription.
+///
+/// # Errors
+/// When the round trip fails or does not come back within the connection's timeout.
+pub async fn confirm_subscriptions(client: &Client) -> Result<(), ClusterError> {
+    let broker = |e: &dyn std::fmt::Display| ClusterError::Broker(e.to_string());
+    let inbox = client.new_inbox();
+    let mut echo = client
+        .subscribe(inbox.clone())
+        .await
+        .map_err(|e| broker(&e))?;
+    client
+        .publish(inbox, bytes::Bytes::new())
+        .await
+        .map_err(|e| broker(&e))?;
+    let came_back = tokio::time::timeout(CONNECT_TIMEOUT, echo.next())
+        .await
+        .ok()
+        .flatten()
+        .is_some();
+    let _ = echo.unsubscribe().await;
+    if came_back {
+        Ok(())
+    } else {
+        Err(ClusterError::Broker(
+            "the broker did not confirm the subscription".into(),
+        ))
+    }
 }

@@ -16,7 +16,7 @@ use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::{Notify, mpsc, oneshot};
 
 use crate::hub::Hub;
 use event::GameEvent;
@@ -93,6 +93,9 @@ pub struct Cluster {
     pub node: String,
     pub engine_lease: Duration,
     outbox: Outbox,
+    /// Dropped with the cluster: the task that reloads the rooms after a reconnection ends (and lets the
+    /// broker's connection go).
+    _left: oneshot::Sender<()>,
 }
 
 /// Where a room hands the events of its changes (they are published in the order handed in).
@@ -128,11 +131,9 @@ pub async fn join(hub: &Arc<Hub>, config: &ClusterConfig) -> Result<Arc<Cluster>
         .subscribe(event::ALL_GAMES)
         .await
         .map_err(|e| ClusterError::Broker(e.to_string()))?;
-    // The subscription is in place before the node serves anyone: no event of its games is missed.
-    client
-        .flush()
-        .await
-        .map_err(|e| ClusterError::Broker(e.to_string()))?;
+    // The subscription is in place at the broker before the node serves anyone: no event of its games is
+    // missed.
+    broker::confirm_subscriptions(&client).await?;
     let (events, mut outgoing) = mpsc::channel::<GameEvent>(OUTBOX_CAPACITY);
     let publisher = client.clone();
     tokio::spawn(async move {
@@ -164,7 +165,13 @@ pub async fn join(hub: &Arc<Hub>, config: &ClusterConfig) -> Result<Arc<Cluster>
             }
         }
     });
-    tokio::spawn(reload_after_reconnections(Arc::downgrade(hub), reconnected));
+    let (left, leaving) = oneshot::channel();
+    tokio::spawn(reload_after_reconnections(
+        Arc::downgrade(hub),
+        client,
+        reconnected,
+        leaving,
+    ));
     let cluster = Arc::new(Cluster {
         node: config.node_id.clone(),
         engine_lease: config.engine_lease,
@@ -172,15 +179,29 @@ pub async fn join(hub: &Arc<Hub>, config: &ClusterConfig) -> Result<Arc<Cluster>
             node: config.node_id.as_str().into(),
             events,
         },
+        _left: left,
     });
     tracing::info!(node = %config.node_id, broker = %config.broker, "joined the cluster");
     Ok(cluster)
 }
 
-/// Events may have been missed while the broker was away: every room held is reloaded from the database.
-async fn reload_after_reconnections(hub: Weak<Hub>, reconnected: Arc<Notify>) {
+/// Events may have been missed while the broker was away: every room held is reloaded from the database —
+/// once the broker has the subscription again, so that a change stored after the reload is announced here.
+async fn reload_after_reconnections(
+    hub: Weak<Hub>,
+    client: async_nats::Client,
+    reconnected: Arc<Notify>,
+    mut leaving: oneshot::Receiver<()>,
+) {
     loop {
-        reconnected.notified().await;
+        tokio::select! {
+            () = reconnected.notified() => {}
+            _ = &mut leaving => break,
+        }
+        if let Err(e) = broker::confirm_subscriptions(&client).await {
+            // Reloaded all the same: the next reconnection (or the rooms' next events) catches up the rest.
+            tracing::warn!(error = %e, "the broker did not confirm the subscription after reconnecting");
+        }
         let Some(hub) = hub.upgrade() else {
             break;
         };

@@ -90,16 +90,17 @@ impl Room {
     }
 
     /// Catches up with whatever was stored since the room was read (a node that opened the room just as
-    /// another stored a change found no room to deliver that change's event to).
+    /// another stored a change found no room to deliver that change's event to); whether anything changed.
     ///
     /// # Errors
     /// When the database cannot be read (the room is unchanged) or the stored game no longer replays.
-    pub fn refresh(&self, store: &Store) -> Result<(), HubError> {
+    pub fn refresh(&self, store: &Store) -> Result<bool, HubError> {
         let mut state = self.lock();
-        if self.catch_up_from_store(store, &mut state)? {
+        let changed = self.catch_up_from_store(store, &mut state)?;
+        if changed {
             self.broadcast(&state);
         }
-        Ok(())
+        Ok(changed)
     }
 
     /// Reads the room again from the database, keeping what only memory holds (who is connected, a draw

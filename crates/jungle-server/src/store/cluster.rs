@@ -19,6 +19,9 @@ pub enum EngineJob {
     Ours,
     /// Another node has it until this time (Unix ms).
     HeldUntil(i64),
+    /// The move is already stored (another node made it and released the job before this node's room
+    /// heard of it): there is nothing to search.
+    Done,
 }
 
 impl StoreError {
@@ -88,8 +91,12 @@ impl Store {
     }
 
     /// Claims the engine's job in a game — its move at `ply` — for `node` from `now` until `lease_until`
-    /// (Unix ms). The job is this node's if nobody holds it, if this node already does, if the holder's job
-    /// was an earlier ply (done), or if the holder's lease ran out (it died).
+    /// (Unix ms). The job is this node's if its move is not stored yet and nobody holds it, this node
+    /// already does, the holder's job was an earlier ply (done), or the holder's lease ran out (it died).
+    ///
+    /// The check for the stored move is part of the claim: a node whose room is a move behind (the event of
+    /// the engine's reply, made and released on another node, not here yet) would otherwise find no job
+    /// row and search the same move again.
     pub fn claim_engine_job(
         &self,
         id: &str,
@@ -99,8 +106,11 @@ impl Store {
         lease_until: i64,
     ) -> Result<EngineJob, StoreError> {
         self.with(|conn| {
+            // The casts give PostgreSQL the columns' type for placeholders in a SELECT list.
             let claimed = conn.execute(
-                "INSERT INTO engine_jobs (game_id, ply, node, lease_until) VALUES (?1, ?2, ?3, ?5)
+                "INSERT INTO engine_jobs (game_id, ply, node, lease_until)
+                 SELECT ?1, CAST(?2 AS BIGINT), ?3, CAST(?5 AS BIGINT)
+                 WHERE NOT EXISTS (SELECT 1 FROM moves WHERE game_id = ?1 AND ply >= ?2)
                  ON CONFLICT (game_id) DO UPDATE
                     SET ply = excluded.ply, node = excluded.node, lease_until = excluded.lease_until
                     WHERE engine_jobs.node = excluded.node OR engine_jobs.ply < excluded.ply
@@ -109,6 +119,14 @@ impl Store {
             )?;
             if claimed == 1 {
                 return Ok(EngineJob::Ours);
+            }
+            let played: Option<i64> = conn.query_opt(
+                "SELECT ply FROM moves WHERE game_id = ?1 AND ply >= ?2 LIMIT 1",
+                params![id, ply],
+                |r| r.get(0),
+            )?;
+            if played.is_some() {
+                return Ok(EngineJob::Done);
             }
             let until: Option<i64> = conn.query_opt(
                 "SELECT lease_until FROM engine_jobs WHERE game_id = ?1",
@@ -129,5 +147,38 @@ impl Store {
             )?;
             Ok(())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::on_both_backends;
+    use super::*;
+    use crate::store::tests::{a_move, record};
+
+    on_both_backends! {
+        fn an_engine_job_goes_to_one_node_at_a_time_and_never_after_its_move_is_stored(store) {
+            store.insert_game(&record("g1")).unwrap();
+            store.insert_move("g1", &a_move(0, "a3a4")).unwrap();
+            // The reply to ply 0 is ply 1: node A gets it, node B waits for A's lease.
+            assert_eq!(store.claim_engine_job("g1", 1, "a", 1_000, 11_000).unwrap(), EngineJob::Ours);
+            assert_eq!(
+                store.claim_engine_job("g1", 1, "b", 2_000, 12_000).unwrap(),
+                EngineJob::HeldUntil(11_000)
+            );
+            // A stores the reply and lets the job go before B's room has heard of the move: B does not
+            // search it again.
+            store.insert_move("g1", &a_move(1, "g7g6")).unwrap();
+            store.release_engine_job("g1", "a").unwrap();
+            assert_eq!(store.claim_engine_job("g1", 1, "b", 3_000, 13_000).unwrap(), EngineJob::Done);
+            // The next reply is a new job; a lease that ran out (its node died) is taken over.
+            store.insert_move("g1", &a_move(2, "a4a5")).unwrap();
+            assert_eq!(store.claim_engine_job("g1", 3, "a", 4_000, 14_000).unwrap(), EngineJob::Ours);
+            assert_eq!(store.claim_engine_job("g1", 3, "b", 14_000, 24_000).unwrap(), EngineJob::Ours);
+            assert_eq!(
+                store.claim_engine_job("g1", 3, "a", 15_000, 25_000).unwrap(),
+                EngineJob::HeldUntil(24_000)
+            );
+        }
     }
 }

@@ -34,6 +34,7 @@ use super::db::{Conn, Database, Param, Row, Value, params};
 const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0001_schema.sql"),
     include_str!("../../migrations/postgres/0002_engine_jobs.sql"),
+    include_str!("../../migrations/postgres/0003_hidden_games.sql"),
 ];
 
 /// The advisory lock migrations run under, so servers starting together migrate once (any constant that

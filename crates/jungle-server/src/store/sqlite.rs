@@ -23,6 +23,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0006_puzzles.sql"),
     include_str!("../../migrations/0007_lobby.sql"),
     include_str!("../../migrations/0008_engine_jobs.sql"),
+    include_str!("../../migrations/0009_hidden_games.sql"),
 ];
 
 /// Enough cached statements for every statement of the store (about sixty) with room to spare.

@@ -1,6 +1,7 @@
-//! Several server nodes on one database, joined by the broker (NATS): what must happen once happens once (a
-//! ply, an engine reply), whichever node tries; an engine job whose node died is taken over; a node that was
-//! cut off from the broker catches up.
+//! Several server nodes on one database, joined by the broker (NATS): moves, endings, seats and draw offers
+//! made on one node reach the connections of another; what must happen once happens once (a ply, an engine
+//! reply, a flag), whichever node tries; an engine job whose node died is taken over; a node that was cut off
+//! from the broker catches up.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -46,6 +47,147 @@ async fn node(db: &Path, broker: &str) -> TestServer {
         Limits::default(),
     ))
     .await
+}
+
+/// Waits (bounded) until `done` holds.
+async fn eventually(what: &str, done: impl Fn() -> bool) {
+    let give_up = tokio::time::Instant::now() + PATIENCE;
+    while !done() {
+        assert!(tokio::time::Instant::now() < give_up, "never: {what}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_on_different_nodes_play_a_game_to_the_end() {
+    let (_schema, db) = shared_database();
+    let a = node(&db, &broker_url()).await;
+    let b = node(&db, &broker_url()).await;
+    let (id, blue_cookie) = create(
+        a.addr,
+        r#"{"opponent":"friend","side":"blue","minutes":10}"#,
+    )
+    .await;
+    // The friend takes the free seat through the other node.
+    let red_cookie = visit(b.addr, &id).await.expect("node B seats the friend");
+    let mut blue = Client::connect(a.addr, &id, Some(&blue_cookie)).await;
+    let mut red = Client::connect(b.addr, &id, Some(&red_cookie)).await;
+    let mut watcher = Client::connect(b.addr, &id, None).await;
+    // Node A heard of the seat, of Red's connection and of the watcher on node B.
+    let seen = blue
+        .wait_for(|s| s["seats_taken"]["red"] == true && s["spectators"] == 1)
+        .await;
+    assert!(seen["away"]["red"].is_null(), "Red is connected, on node B");
+
+    let mut played = Vec::new();
+    for ply in 0..12u64 {
+        let (mover, other) = if ply % 2 == 0 {
+            (&mut blue, &mut red)
+        } else {
+            (&mut red, &mut blue)
+        };
+        let state = mover.wait_for_ply(ply).await;
+        let mv = legal(&state)[0].clone();
+        mover.send_move(&mv).await;
+        let seen = other.wait_for_ply(ply + 1).await;
+        assert_eq!(seen["moves"][ply as usize], mv.as_str());
+        watcher.wait_for_ply(ply + 1).await;
+        played.push(mv);
+    }
+    // The clocks agree across the nodes: each was set from the same stored move (Red's last, so Red's
+    // clock stands still).
+    let on_b = red.wait_for_ply(12).await;
+    assert_eq!(
+        blue.state["clock"]["red_ms"], on_b["clock"]["red_ms"],
+        "Red's time after Red's last move"
+    );
+
+    // What only memory holds crosses too: a draw offer, and its refusal.
+    blue.send_text(r#"{"type":"offer_draw"}"#).await;
+    red.wait_for(|s| s["draw_offer"] == "blue").await;
+    red.send_text(r#"{"type":"decline_draw"}"#).await;
+    assert_eq!(blue.next_of("notice").await["event"], "draw_declined");
+    blue.wait_for(|s| s["draw_offer"].is_null()).await;
+
+    red.send_text(r#"{"type":"resign"}"#).await;
+    for client in [&mut blue, &mut red, &mut watcher] {
+        let end = client.wait_for(|s| !s["outcome"].is_null()).await;
+        assert_eq!(end["outcome"]["reason"], "resignation");
+        assert_eq!(end["outcome"]["winner"], "blue");
+    }
+    let stored = a.state.store.moves(&id).unwrap();
+    let stored: Vec<&str> = stored.iter().map(|m| m.mv.as_str()).collect();
+    assert_eq!(stored, played);
+    let record = a.state.store.game(&id).unwrap().unwrap();
+    assert_eq!(record.result.as_deref(), Some("1-0"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_game_whose_player_is_on_another_node_gets_one_engine_reply() {
+    let (_schema, db) = shared_database();
+    let a = node(&db, &broker_url()).await;
+    let b = node(&db, &broker_url()).await;
+    let (id, cookie) = create(a.addr, r#"{"opponent":"engine","level":1,"side":"blue"}"#).await;
+    // The player is on node B; node A, which made the game, holds its room too.
+    let mut me = Client::connect(b.addr, &id, Some(&cookie)).await;
+    me.send_move("a3a4").await;
+    me.wait_for_ply(2).await;
+    let room_a = a.state.held_room(&id).expect("node A holds the game");
+    eventually("node A sees the engine's reply", || {
+        room_a.lock().game.moves().len() == 2
+    })
+    .await;
+    assert_eq!(
+        a.state.engine.moves_searched() + b.state.engine.moves_searched(),
+        1,
+        "one node searched the reply"
+    );
+    assert_eq!(a.state.store.moves(&id).unwrap().len(), 2);
+    // The game goes on: the next reply too.
+    let mv = legal(&me.state)[0].clone();
+    me.send_move(&mv).await;
+    me.wait_for_ply(4).await;
+    assert_eq!(
+        a.state.engine.moves_searched() + b.state.engine.moves_searched(),
+        2
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_is_decided_once_whichever_nodes_notice_it() {
+    let (_schema, db) = shared_database();
+    let limits = Limits {
+        min_clock: Duration::from_secs(1),
+        ..Limits::default()
+    };
+    let lease = Duration::from_secs(10);
+    let a = start_config(&node_config(&db, &broker_url(), lease, limits.clone())).await;
+    let b = start_config(&node_config(&db, &broker_url(), lease, limits)).await;
+    // 1.2 s a side: both nodes hold the room and both set a timer for Blue's flag.
+    let (id, blue_cookie) = create(
+        a.addr,
+        r#"{"opponent":"friend","side":"blue","minutes":0.02}"#,
+    )
+    .await;
+    let red_cookie = visit(b.addr, &id).await.unwrap();
+    let mut blue = Client::connect(a.addr, &id, Some(&blue_cookie)).await;
+    let mut red = Client::connect(b.addr, &id, Some(&red_cookie)).await;
+    for ply in 0..2u64 {
+        let mover = if ply == 0 { &mut blue } else { &mut red };
+        let state = mover.wait_for_ply(ply).await;
+        let mv = legal(&state)[0].clone();
+        mover.send_move(&mv).await;
+        mover.wait_for_ply(ply + 1).await;
+    }
+    // Blue does not move: the clock runs out.
+    for client in [&mut blue, &mut red] {
+        let end = client.wait_for(|s| !s["outcome"].is_null()).await;
+        assert_eq!(end["outcome"]["reason"], "time forfeit");
+        assert_eq!(end["outcome"]["winner"], "red");
+    }
+    let record = a.state.store.game(&id).unwrap().unwrap();
+    assert_eq!(record.result.as_deref(), Some("0-1"));
+    assert_eq!(a.state.store.moves(&id).unwrap().len(), 2);
 }
 
 #[tokio::test]

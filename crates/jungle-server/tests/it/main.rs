@@ -7,6 +7,8 @@ mod analysis;
 mod browser;
 mod cluster;
 mod correspondence;
+mod hidden;
+mod hidden_browser;
 mod lobby;
 mod presentation;
 mod profile;

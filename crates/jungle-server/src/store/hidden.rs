@@ -1,0 +1,198 @@
+//! Hidden Jungle games' tables (`hidden_games`, `hidden_moves`): the game's fixed facts, the seats' tokens, each
+//! side's secret setup, the plain moves and the ending. Everything that must happen once is decided here: a
+//! seat or a setup is written only while it is empty, a ply only once (its primary key), an ending only while
+//! the game has none — so two requests (or two nodes) racing get one answer and the other is told.
+
+use jungle_rules::Side;
+
+use super::db::params;
+use super::{Store, StoreError, now_ms};
+
+/// A hidden game as stored. The setups are secrets: only the room that referees the game reads them.
+#[derive(Clone, Debug)]
+pub struct HiddenRecord {
+    pub id: String,
+    pub created_at: i64,
+    /// `engine` or `friend`.
+    pub mode: String,
+    pub rules: String,
+    pub engine_level: Option<u8>,
+    pub engine_side: Option<String>,
+    pub blue_token: Option<String>,
+    pub red_token: Option<String>,
+    pub blue_setup: Option<String>,
+    pub red_setup: Option<String>,
+    pub result: Option<String>,
+    pub winner: Option<String>,
+    pub termination: Option<String>,
+}
+
+impl Store {
+    pub fn insert_hidden_game(&self, g: &HiddenRecord) -> Result<(), StoreError> {
+        self.with(|conn| {
+            conn.execute(
+                "INSERT INTO hidden_games (id, created_at, mode, rules, engine_level, engine_side, blue_token,
+                    red_token, blue_setup, red_setup, result, winner, termination)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                params![
+                    g.id,
+                    g.created_at,
+                    g.mode,
+                    g.rules,
+                    g.engine_level,
+                    g.engine_side,
+                    g.blue_token,
+                    g.red_token,
+                    g.blue_setup,
+                    g.red_setup,
+                    g.result,
+                    g.winner,
+                    g.termination
+                ],
+            )
+        })?;
+        Ok(())
+    }
+
+    pub fn hidden_game(&self, id: &str) -> Result<Option<HiddenRecord>, StoreError> {
+        self.with(|conn| {
+            conn.query_opt(
+                "SELECT id, created_at, mode, rules, engine_level, engine_side, blue_token, red_token,
+                    blue_setup, red_setup, result, winner, termination
+                 FROM hidden_games WHERE id = ?1",
+                params![id],
+                |r| {
+                    Ok(HiddenRecord {
+                        id: r.get(0)?,
+                        created_at: r.get(1)?,
+                        mode: r.get(2)?,
+                        rules: r.get(3)?,
+                        engine_level: r.get(4)?,
+                        engine_side: r.get(5)?,
+                        blue_token: r.get(6)?,
+                        red_token: r.get(7)?,
+                        blue_setup: r.get(8)?,
+                        red_setup: r.get(9)?,
+                        result: r.get(10)?,
+                        winner: r.get(11)?,
+                        termination: r.get(12)?,
+                    })
+                },
+            )
+        })
+    }
+
+    /// The moves of a hidden game, in order (`a3a4`).
+    pub fn hidden_moves(&self, id: &str) -> Result<Vec<String>, StoreError> {
+        self.with(|conn| {
+            conn.query_map(
+                "SELECT mv FROM hidden_moves WHERE game_id = ?1 ORDER BY ply",
+                params![id],
+                |r| r.get(0),
+            )
+        })
+    }
+
+    /// Gives the free seat `side` the token; `false` when someone took it first.
+    pub fn take_hidden_seat(&self, id: &str, side: Side, token: &str) -> Result<bool, StoreError> {
+        let sql = match side {
+            Side::Blue => {
+                "UPDATE hidden_games SET blue_token = ?2 WHERE id = ?1 AND blue_token IS NULL"
+            }
+            Side::Red => {
+                "UPDATE hidden_games SET red_token = ?2 WHERE id = ?1 AND red_token IS NULL"
+            }
+        };
+        Ok(self.with(|conn| conn.execute(sql, params![id, token]))? == 1)
+    }
+
+    /// Writes a side's setup; `false` when it already has one (a setup is final).
+    pub fn set_hidden_setup(&self, id: &str, side: Side, setup: &str) -> Result<bool, StoreError> {
+        let sql = match side {
+            Side::Blue => {
+                "UPDATE hidden_games SET blue_setup = ?2 WHERE id = ?1 AND blue_setup IS NULL"
+            }
+            Side::Red => {
+                "UPDATE hidden_games SET red_setup = ?2 WHERE id = ?1 AND red_setup IS NULL"
+            }
+        };
+        Ok(self.with(|conn| conn.execute(sql, params![id, setup]))? == 1)
+    }
+
+    /// Stores the move of `ply`; refused ([`StoreError::is_conflict`]) when that ply is already stored.
+    pub fn insert_hidden_move(&self, id: &str, ply: u32, mv: &str) -> Result<(), StoreError> {
+        self.with(|conn| {
+            conn.execute(
+                "INSERT INTO hidden_moves (game_id, ply, mv, played_at) VALUES (?1, ?2, ?3, ?4)",
+                params![id, ply, mv, now_ms()],
+            )
+        })?;
+        Ok(())
+    }
+
+    /// Stores a hidden game's ending unless it already has one; whether this call decided it.
+    pub fn finish_hidden(
+        &self,
+        id: &str,
+        result: &str,
+        winner: Option<&str>,
+        termination: &str,
+    ) -> Result<bool, StoreError> {
+        let changed = self.with(|conn| {
+            conn.execute(
+                "UPDATE hidden_games SET result = ?2, winner = ?3, termination = ?4, finished_at = ?5
+                 WHERE id = ?1 AND result IS NULL",
+                params![id, result, winner, termination, now_ms()],
+            )
+        })?;
+        Ok(changed == 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::on_both_backends;
+    use super::*;
+
+    fn record(id: &str) -> HiddenRecord {
+        HiddenRecord {
+            id: id.into(),
+            created_at: now_ms(),
+            mode: "friend".into(),
+            rules: "standard".into(),
+            engine_level: None,
+            engine_side: None,
+            blue_token: Some("t".into()),
+            red_token: None,
+            blue_setup: None,
+            red_setup: None,
+            result: None,
+            winner: None,
+            termination: None,
+        }
+    }
+
+    on_both_backends! {
+        fn seats_setups_plies_and_endings_are_written_once(store) {
+            store.insert_hidden_game(&record("h1")).unwrap();
+            assert!(!store.take_hidden_seat("h1", Side::Blue, "x").unwrap(), "taken at creation");
+            assert!(store.take_hidden_seat("h1", Side::Red, "r").unwrap());
+            assert!(!store.take_hidden_seat("h1", Side::Red, "r2").unwrap());
+            assert!(store.set_hidden_setup("h1", Side::Red, "RPWEDCLT").unwrap());
+            assert!(!store.set_hidden_setup("h1", Side::Red, "TLCDEWPR").unwrap(), "a setup is final");
+            store.insert_hidden_move("h1", 0, "a3a4").unwrap();
+            let again = store.insert_hidden_move("h1", 0, "g3g4").unwrap_err();
+            assert!(again.is_conflict(), "{again}");
+            store.insert_hidden_move("h1", 1, "g7g6").unwrap();
+            assert_eq!(store.hidden_moves("h1").unwrap(), ["a3a4", "g7g6"]);
+            assert!(store.finish_hidden("h1", "0-1", Some("red"), "resignation").unwrap());
+            assert!(!store.finish_hidden("h1", "1-0", Some("blue"), "resignation").unwrap());
+            let stored = store.hidden_game("h1").unwrap().unwrap();
+            assert_eq!(stored.red_token.as_deref(), Some("r"));
+            assert_eq!(stored.red_setup.as_deref(), Some("RPWEDCLT"));
+            assert_eq!(stored.blue_setup, None);
+            assert_eq!(stored.result.as_deref(), Some("0-1"));
+            assert!(store.hidden_game("nope").unwrap().is_none());
+        }
+    }
+}
