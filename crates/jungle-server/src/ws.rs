@@ -27,6 +27,45 @@ pub enum Incoming {
 /// The error sent before a flooding connection is closed.
 pub const FLOOD_MESSAGE: &str = "too many messages: the connection is closed";
 
+/// What a game connection does with one frame from its client.
+pub(crate) struct Answer {
+    /// Sent to this connection only.
+    pub reply: Option<String>,
+    /// Whether the connection ends (after the reply).
+    pub close: bool,
+}
+
+/// The rules every game connection applies to a frame from its client, whatever the game: a closed or broken
+/// socket ends it, a client over its message rate is told so and closed, a binary frame is refused, and text
+/// is carried out by `handle`. `error_json` writes an error in the connection's own messages.
+pub(crate) fn answer_frame(
+    frame: Option<Incoming>,
+    flood: &governor::DefaultDirectRateLimiter,
+    error_json: fn(&str) -> String,
+    handle: impl FnOnce(&str) -> Option<String>,
+) -> Answer {
+    if frame.is_some() && flood.check().is_err() {
+        return Answer {
+            reply: Some(error_json(FLOOD_MESSAGE)),
+            close: true,
+        };
+    }
+    match frame {
+        None | Some(Incoming::Broken) => Answer {
+            reply: None,
+            close: true,
+        },
+        Some(Incoming::Binary) => Answer {
+            reply: Some(error_json(&ProtocolError::Binary.to_string())),
+            close: false,
+        },
+        Some(Incoming::Text(text)) => Answer {
+            reply: handle(&text),
+            close: false,
+        },
+    }
+}
+
 /// Serves one connection until either side closes it, nothing arrives for the idle limit, or the client sends
 /// faster than its message limit. `seat` is the seat the connection's token holds.
 pub async fn serve_connection<Tx, Rx>(
@@ -62,18 +101,13 @@ pub async fn serve_connection<Tx, Rx>(
             () = tokio::time::sleep_until(heard + idle) => break,
             frame = rx.next() => {
                 heard = Instant::now();
-                if frame.is_some() && flood.check().is_err() {
-                    let _ = tx.send(error_json(FLOOD_MESSAGE)).await;
-                    break;
-                }
-                let reply = match frame {
-                    None | Some(Incoming::Broken) => break,
-                    Some(Incoming::Binary) => Some(error_json(&ProtocolError::Binary.to_string())),
-                    Some(Incoming::Text(text)) => handle(&hub, &room, seat, &text),
-                };
-                if let Some(reply) = reply
+                let answer = answer_frame(frame, &flood, error_json, |text| handle(&hub, &room, seat, text));
+                if let Some(reply) = answer.reply
                     && tx.send(reply).await.is_err()
                 {
+                    break;
+                }
+                if answer.close {
                     break;
                 }
             }

@@ -12,8 +12,7 @@ use tokio::time::Instant;
 use super::room::{HiddenError, HiddenRoom};
 use super::wire::{ClientMessage, ServerMessage};
 use crate::hub::Hub;
-use crate::protocol::ProtocolError;
-use crate::ws::{FLOOD_MESSAGE, Incoming};
+use crate::ws::{Incoming, answer_frame};
 
 /// Serves one connection until either side closes it, nothing arrives for the idle limit, or the client sends
 /// faster than its message limit. `seat` is the seat the connection's cookie holds (`None`: a spectator).
@@ -40,18 +39,13 @@ pub async fn serve_connection<Tx, Rx>(
             () = tokio::time::sleep_until(heard + idle) => break,
             frame = rx.next() => {
                 heard = Instant::now();
-                if frame.is_some() && flood.check().is_err() {
-                    let _ = tx.send(error_json(FLOOD_MESSAGE)).await;
-                    break;
-                }
-                let reply = match frame {
-                    None | Some(Incoming::Broken) => break,
-                    Some(Incoming::Binary) => Some(error_json(&ProtocolError::Binary.to_string())),
-                    Some(Incoming::Text(text)) => handle(&hub, &room, seat, &text),
-                };
-                if let Some(reply) = reply
+                let answer = answer_frame(frame, &flood, error_json, |text| handle(&hub, &room, seat, text));
+                if let Some(reply) = answer.reply
                     && tx.send(reply).await.is_err()
                 {
+                    break;
+                }
+                if answer.close {
                     break;
                 }
             }
