@@ -35,6 +35,18 @@ pub(crate) struct Answer {
     pub close: bool,
 }
 
+impl Answer {
+    /// Sends the reply (if any); whether the connection goes on.
+    pub async fn deliver<Tx: Sink<String> + Unpin>(self, tx: &mut Tx) -> bool {
+        if let Some(reply) = self.reply
+            && tx.send(reply).await.is_err()
+        {
+            return false;
+        }
+        !self.close
+    }
+}
+
 /// The rules every game connection applies to a frame from its client, whatever the game: a closed or broken
 /// socket ends it, a client over its message rate is told so and closed, a binary frame is refused, and text
 /// is carried out by `handle`. `error_json` writes an error in the connection's own messages.
@@ -102,12 +114,7 @@ pub async fn serve_connection<Tx, Rx>(
             frame = rx.next() => {
                 heard = Instant::now();
                 let answer = answer_frame(frame, &flood, error_json, |text| handle(&hub, &room, seat, text));
-                if let Some(reply) = answer.reply
-                    && tx.send(reply).await.is_err()
-                {
-                    break;
-                }
-                if answer.close {
+                if !answer.deliver(&mut tx).await {
                     break;
                 }
             }

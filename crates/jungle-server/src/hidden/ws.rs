@@ -40,12 +40,7 @@ pub async fn serve_connection<Tx, Rx>(
             frame = rx.next() => {
                 heard = Instant::now();
                 let answer = answer_frame(frame, &flood, error_json, |text| handle(&hub, &room, seat, text));
-                if let Some(reply) = answer.reply
-                    && tx.send(reply).await.is_err()
-                {
-                    break;
-                }
-                if answer.close {
+                if !answer.deliver(&mut tx).await {
                     break;
                 }
             }

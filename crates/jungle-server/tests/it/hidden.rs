@@ -12,10 +12,10 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 use crate::support::{
-    IsolatedServer, PATIENCE, Socket, TestServer, cookie_of, http, start, start_config, temp_dir,
+    IsolatedServer, PATIENCE, Socket, TestServer, cookie_of, http, open_socket, start,
+    start_config, temp_dir,
 };
 
 /// Creates a hidden game: (id, the creator's seat, its cookie).
@@ -64,17 +64,7 @@ struct Seat {
 
 impl Seat {
     async fn connect(addr: SocketAddr, id: &str, cookie: Option<&str>) -> Seat {
-        let mut request = format!("ws://{addr}/ws/hidden/{id}")
-            .into_client_request()
-            .unwrap();
-        if let Some(cookie) = cookie {
-            request
-                .headers_mut()
-                .insert("Cookie", cookie.parse().unwrap());
-        }
-        let (socket, _) = tokio_tungstenite::connect_async(request)
-            .await
-            .expect("websocket connects");
+        let socket = open_socket(addr, &format!("/ws/hidden/{id}"), cookie).await;
         let mut seat = Seat {
             socket,
             frames: Vec::new(),

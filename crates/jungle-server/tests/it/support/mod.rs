@@ -262,6 +262,20 @@ pub async fn visit(addr: SocketAddr, id: &str) -> Option<String> {
 
 pub type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
+/// A websocket to `path` on the server at `addr`, sending `cookie` (a `Cookie` header's value) if given.
+pub async fn open_socket(addr: SocketAddr, path: &str, cookie: Option<&str>) -> Socket {
+    let mut request = format!("ws://{addr}{path}").into_client_request().unwrap();
+    if let Some(cookie) = cookie {
+        request
+            .headers_mut()
+            .insert("Cookie", cookie.parse().unwrap());
+    }
+    let (socket, _) = tokio_tungstenite::connect_async(request)
+        .await
+        .expect("websocket connects");
+    socket
+}
+
 /// A websocket client of a game's room.
 pub struct Client {
     pub socket: Socket,
@@ -272,17 +286,7 @@ pub struct Client {
 
 impl Client {
     pub async fn connect(addr: SocketAddr, id: &str, cookie: Option<&str>) -> Client {
-        let mut request = format!("ws://{addr}/ws/{id}")
-            .into_client_request()
-            .unwrap();
-        if let Some(cookie) = cookie {
-            request
-                .headers_mut()
-                .insert("Cookie", cookie.parse().unwrap());
-        }
-        let (socket, _) = tokio_tungstenite::connect_async(request)
-            .await
-            .expect("websocket connects");
+        let socket = open_socket(addr, &format!("/ws/{id}"), cookie).await;
         let mut client = Client {
             socket,
             seat: None,
