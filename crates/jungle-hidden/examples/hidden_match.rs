@@ -10,8 +10,11 @@
 //! found in the search costs the AI), `--history 0|1` (the worlds' searches see the quiet moves since the last
 //! attack), `--keep-world 0|1` (the first world keeps last move's animals where the game allows),
 //! `--den-distance PCT` (the engine's bonus for nearness to the enemy den, percent of the open game's) and
-//! `--start-setup 0|1` (the AI sets up as the ordinary start position, else at random);
-//! `--pgn FILE` writes every game's record there (both setups, a tag `AI` with the AI's side). Colours
+//! `--start-setup 0|1` (the AI sets up as the ordinary start position, else as `HiddenAi::choose_setup` does),
+//! `--uniform-setup 0|1` (the AI's setup uniformly at random, as before the setup table: the games the table
+//! is fitted to);
+//! `--pgn FILE` writes every game's record there (both setups, a tag `AI` with the AI's side, and tags `AISetup`
+//! and `OpponentSetup` with the setups also for games cut at 300 plies, whose records otherwise hold none). Colours
 //! alternate; the opponent's setup is random; a game still going after 300 plies counts as a draw.
 
 use std::time::Duration;
@@ -48,6 +51,8 @@ struct Options {
     keep_world: Option<bool>,
     den_distance_percent: Option<i32>,
     start_setup: Option<bool>,
+    /// The AI's setup drawn uniformly at random instead of by its own choice.
+    uniform_setup: bool,
     /// Where to write every game's record.
     pgn: Option<String>,
 }
@@ -67,6 +72,7 @@ fn parse_args() -> Result<Options, String> {
         keep_world: None,
         den_distance_percent: None,
         start_setup: None,
+        uniform_setup: false,
         pgn: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -103,6 +109,7 @@ fn parse_args() -> Result<Options, String> {
             "--keep-world" => options.keep_world = Some(number()? != 0),
             "--den-distance" => options.den_distance_percent = Some(number()? as i32),
             "--start-setup" => options.start_setup = Some(number()? != 0),
+            "--uniform-setup" => options.uniform_setup = number()? != 0,
             "--contempt" => {
                 options.contempt = Some(
                     value
@@ -156,8 +163,16 @@ fn main() {
         });
         let mut truth = HiddenAi::new(options.level, rng.random());
         let mut one_world = OneWorld::new(rng.random());
-        let ai_setup = ai.choose_setup(&options.rules, ai_side);
+        let ai_setup = if options.uniform_setup {
+            Arrangement::random(&options.rules, ai_side, &mut rng)
+        } else {
+            ai.choose_setup(&options.rules, ai_side)
+        };
         let other_setup = Arrangement::random(&options.rules, !ai_side, &mut rng);
+        let setup_tags = [
+            ("AISetup".to_string(), ai_setup.to_string()),
+            ("OpponentSetup".to_string(), other_setup.to_string()),
+        ];
         let (blue, red) = match ai_side {
             Side::Blue => (ai_setup, other_setup),
             Side::Red => (other_setup, ai_setup),
@@ -204,7 +219,8 @@ fn main() {
             }
         }
         if options.pgn.is_some() {
-            let tags = [("AI".to_string(), ai_side.to_string())];
+            let mut tags = vec![("AI".to_string(), ai_side.to_string())];
+            tags.extend(setup_tags);
             records.push_str(&Record::of(&game, None, &tags).to_pgn());
             records.push('\n');
         }

@@ -11,6 +11,7 @@
 
 mod belief;
 pub mod search;
+pub mod setup;
 mod world;
 
 use std::time::{Duration, Instant};
@@ -200,13 +201,14 @@ impl HiddenAi {
         &self.report
     }
 
-    /// A setup for `side`: random (so that the opponent cannot learn it from game to game), or the ordinary
-    /// start position's when the plan says so (an experiment of `hidden_match --start-setup 1`).
+    /// A setup for `side`: random (so that the opponent cannot learn it from game to game) but favouring the
+    /// placements that won more ([`setup::SetupTable`]; uniformly random where its table does not apply), or the
+    /// ordinary start position's when the plan says so (an experiment of `hidden_match --start-setup 1`).
     pub fn choose_setup(&self, rules: &Rules, side: Side) -> Arrangement {
         if self.plan.start_setup {
             return Arrangement::standard(rules, side);
         }
-        Arrangement::random(
+        setup::SetupTable::FITTED.choose(
             rules,
             side,
             &mut StdRng::seed_from_u64(self.seed ^ 0x5e70_5e70),
