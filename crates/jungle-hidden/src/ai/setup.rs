@@ -17,7 +17,7 @@
 //! [`SetupTable::entropy_bits`] says how much is left in all (a uniform draw has log2(8!) = 15.3 bits).
 //!
 //! The weights were fitted to games the AI played with uniformly random setups against the one-world baseline
-//! (docs/hidden.md, "Setups", has the commands and the numbers). They hold for the rules they were fitted
+//! (docs/hidden.md, "The AI's setup", has the commands and the numbers). They hold for the rules they were fitted
 //! under (the standard ones); under any other rules, or another board, the setup is uniformly random.
 
 use jungle_rules::rules::RuleOptions;
