@@ -8,11 +8,16 @@
 //! the machine runs), `--level L` of the AI (8), `--rules OPTS` (standard), `--seed S` (1), `--worlds W` and
 //! `--vote 0|1` (worlds per move and whether they vote; the level's by default), `--contempt CP` (what a draw
 //! found in the search costs the AI), `--history 0|1` (the worlds' searches see the quiet moves since the last
-//! attack), `--keep-world 0|1` (the first world keeps last move's animals where the game allows),
+//! attack), `--keep-world 0|1` (the first world keeps last move's animals where the game allows), `--risk PCT`
+//! and `--risk-lines N` (the best N root moves lose PCT % of the danger the world searched cannot see),
 //! `--den-distance PCT` (the engine's bonus for nearness to the enemy den, percent of the open game's) and
-//! `--start-setup 0|1` (the AI sets up as the ordinary start position, else at random);
-//! `--pgn FILE` writes every game's record there (both setups, a tag `AI` with the AI's side). Colours
-//! alternate; the opponent's setup is random; a game still going after 300 plies counts as a draw.
+//! `--start-setup 0|1` (the AI sets up as the ordinary start position, else as `HiddenAi::choose_setup` does),
+//! `--uniform-setup 0|1` (the AI's setup uniformly at random, as before the setup table: the games the table
+//! is fitted to);
+//! `--pgn FILE` writes every game's record there (both setups, a tag `AI` with the AI's side, and tags `AISetup`
+//! and `OpponentSetup` with the setups also for games cut at 300 plies, whose records otherwise hold none). Colours
+//! alternate; the opponent's setup is random; a game still going after 300 plies counts as a draw. The summary
+//! counts the draws by how they ended and each side's pieces taken by an attacker that side did not know.
 
 use std::time::Duration;
 
@@ -46,8 +51,12 @@ struct Options {
     contempt: Option<i32>,
     history: Option<bool>,
     keep_world: Option<bool>,
+    risk_percent: Option<i32>,
+    risk_lines: Option<usize>,
     den_distance_percent: Option<i32>,
     start_setup: Option<bool>,
+    /// The AI's setup drawn uniformly at random instead of by its own choice.
+    uniform_setup: bool,
     /// Where to write every game's record.
     pgn: Option<String>,
 }
@@ -65,8 +74,11 @@ fn parse_args() -> Result<Options, String> {
         contempt: None,
         history: None,
         keep_world: None,
+        risk_percent: None,
+        risk_lines: None,
         den_distance_percent: None,
         start_setup: None,
+        uniform_setup: false,
         pgn: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -101,8 +113,11 @@ fn parse_args() -> Result<Options, String> {
             "--vote" => options.vote = Some(number()? != 0),
             "--history" => options.history = Some(number()? != 0),
             "--keep-world" => options.keep_world = Some(number()? != 0),
+            "--risk" => options.risk_percent = Some(number()? as i32),
+            "--risk-lines" => options.risk_lines = Some(number()?.max(1) as usize),
             "--den-distance" => options.den_distance_percent = Some(number()? as i32),
             "--start-setup" => options.start_setup = Some(number()? != 0),
+            "--uniform-setup" => options.uniform_setup = number()? != 0,
             "--contempt" => {
                 options.contempt = Some(
                     value
@@ -138,6 +153,10 @@ fn main() {
     let mut thinking = [(Duration::ZERO, 0u32); 2];
     // Attacks on a piece whose animal the attacker did not know, by the AI and by its opponent: (won, lost).
     let mut blind_attacks = [(0u32, 0u32); 2];
+    // Pieces of the AI and of its opponent taken by an attacker their side did not know, by animal.
+    let mut taken_unseen = [[0u32; 8]; 2];
+    // Draws by how they ended.
+    let mut draws_by = std::collections::BTreeMap::<String, u32>::new();
     for i in 0..options.games {
         let ai_side = if i % 2 == 0 { Side::Blue } else { Side::Red };
         let mut ai = HiddenAi::new(options.level, rng.random());
@@ -148,6 +167,8 @@ fn main() {
             contempt: options.contempt.unwrap_or(level_plan.contempt),
             history: options.history.unwrap_or(level_plan.history),
             keep_world: options.keep_world.unwrap_or(level_plan.keep_world),
+            risk_percent: options.risk_percent.unwrap_or(level_plan.risk_percent),
+            risk_lines: options.risk_lines.unwrap_or(level_plan.risk_lines),
             den_distance_percent: options
                 .den_distance_percent
                 .unwrap_or(level_plan.den_distance_percent),
@@ -156,8 +177,16 @@ fn main() {
         });
         let mut truth = HiddenAi::new(options.level, rng.random());
         let mut one_world = OneWorld::new(rng.random());
-        let ai_setup = ai.choose_setup(&options.rules, ai_side);
+        let ai_setup = if options.uniform_setup {
+            Arrangement::random(&options.rules, ai_side, &mut rng)
+        } else {
+            ai.choose_setup(&options.rules, ai_side)
+        };
         let other_setup = Arrangement::random(&options.rules, !ai_side, &mut rng);
+        let setup_tags = [
+            ("AISetup".to_string(), ai_setup.to_string()),
+            ("OpponentSetup".to_string(), other_setup.to_string()),
+        ];
         let (blue, red) = match ai_side {
             Side::Blue => (ai_setup, other_setup),
             Side::Red => (other_setup, ai_setup),
@@ -194,7 +223,14 @@ fn main() {
             let blind = view
                 .piece_at(m.to)
                 .is_some_and(|seen| seen.animal.is_none());
+            let unseen_attacker = game
+                .view(Some(!side))
+                .piece_at(m.from)
+                .is_some_and(|seen| seen.animal.is_none());
             let public = game.play(m).expect("players choose legal moves");
+            if let (true, Effect::Captured(victim)) = (unseen_attacker, public.effect) {
+                taken_unseen[usize::from(side == ai_side)][victim.index()] += 1;
+            }
             if blind {
                 let count = &mut blind_attacks[usize::from(side != ai_side)];
                 match public.effect {
@@ -204,14 +240,21 @@ fn main() {
             }
         }
         if options.pgn.is_some() {
-            let tags = [("AI".to_string(), ai_side.to_string())];
+            let mut tags = vec![("AI".to_string(), ai_side.to_string())];
+            tags.extend(setup_tags);
             records.push_str(&Record::of(&game, None, &tags).to_pgn());
             records.push('\n');
         }
         match game.outcome().and_then(|o| o.winner) {
             Some(winner) if winner == ai_side => wins += 1,
             Some(_) => losses += 1,
-            None => draws += 1,
+            None => {
+                draws += 1;
+                let reason = game
+                    .outcome()
+                    .map_or("300 plies".to_string(), |o| o.termination.to_string());
+                *draws_by.entry(reason).or_default() += 1;
+            }
         }
         let played = (i + 1) as f64;
         println!(
@@ -242,5 +285,19 @@ fn main() {
     println!(
         "attacks on unknown pieces (won/lost): AI {}/{}, opponent {}/{}",
         blind_attacks[0].0, blind_attacks[0].1, blind_attacks[1].0, blind_attacks[1].1,
+    );
+    let draws_by: Vec<String> = draws_by.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    println!("draws: {}", draws_by.join(", "));
+    let by_animal = |counts: &[u32; 8]| {
+        jungle_rules::Animal::ALL
+            .iter()
+            .map(|a| format!("{a:?} {}", counts[a.index()]))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    println!(
+        "taken by an attacker its side did not know: the AI's {}; the opponent's {}",
+        by_animal(&taken_unseen[0]),
+        by_animal(&taken_unseen[1]),
     );
 }

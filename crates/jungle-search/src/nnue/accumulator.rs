@@ -43,20 +43,30 @@ impl Accumulator {
         }
     }
 
-    /// Applies a move's change.
+    /// Sets this accumulator to `parent`'s after a move's change: one pass over each view's row, reading the
+    /// parent's and writing this one (no copy of the parent first).
     #[inline]
-    pub fn apply(&mut self, net: &Network, change: &Change) {
+    pub fn set_after(&mut self, parent: &Accumulator, net: &Network, change: &Change) {
         for view in Side::ALL {
-            let acc = &mut self.views[view.index()];
-            kernels::sub(
-                acc,
-                net.row(features::index(view, change.moved, change.from)),
-            );
-            kernels::add(acc, net.row(features::index(view, change.moved, change.to)));
-            if let Some(captured) = change.captured {
-                kernels::sub(acc, net.row(features::index(view, captured, change.to)));
+            let out = &mut self.views[view.index()];
+            let base = &parent.views[view.index()];
+            let entered = net.row(features::index(view, change.moved, change.to));
+            let left = net.row(features::index(view, change.moved, change.from));
+            match change.captured {
+                Some(captured) => {
+                    let captured = net.row(features::index(view, captured, change.to));
+                    kernels::add_sub_sub(out, base, entered, left, captured);
+                }
+                None => kernels::add_sub(out, base, entered, left),
             }
         }
+    }
+
+    /// The accumulator after a move's change.
+    pub fn after(&self, net: &Network, change: &Change) -> Accumulator {
+        let mut next = self.clone();
+        next.set_after(self, net, change);
+        next
     }
 
     /// The evaluation for `side_to_move`, in centipawns.
@@ -95,7 +105,7 @@ mod tests {
                         break;
                     }
                     let m = moves.as_slice()[next(moves.len())];
-                    acc.apply(&net, &Change::of(&pos, m).unwrap());
+                    acc = acc.after(&net, &Change::of(&pos, m).unwrap());
                     pos.play_unchecked(m);
                     assert_eq!(acc, Accumulator::new(&net, &pos), "after {m} in {pos}");
                     assert_eq!(acc.evaluate(&net, pos.side_to_move()), net.evaluate(&pos));

@@ -74,10 +74,10 @@ impl AccumulatorStack {
         }
         for p in base + 1..=ply {
             let (done, rest) = self.entries.split_at_mut(p);
-            let entry = &mut rest[0];
-            entry.acc.clone_from(&done[p - 1].acc);
-            if let Some(change) = &entry.change {
-                entry.acc.apply(&self.net, change);
+            let (parent, entry) = (&done[p - 1].acc, &mut rest[0]);
+            match &entry.change {
+                Some(change) => entry.acc.set_after(parent, &self.net, change),
+                None => entry.acc.clone_from(parent),
             }
             entry.computed = true;
         }
