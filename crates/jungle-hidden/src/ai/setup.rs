@@ -362,6 +362,32 @@ mod tests {
     }
 
     #[test]
+    fn a_lower_temperature_draws_the_tables_better_setups_from_the_same_seed() {
+        // `choose_setup` is `choose_setup_from` the fitted table; the same seed at a lower temperature draws
+        // setups the table scores higher on average (what `hidden_match --setup-temperature` measures).
+        let rules = Rules::default();
+        let colder = SetupTable {
+            temperature: 0.02,
+            ..SetupTable::FITTED
+        };
+        let (mut fitted_total, mut colder_total) = (0.0, 0.0);
+        for seed in 0..200 {
+            let ai = HiddenAi::new(8, seed);
+            let fitted = ai.choose_setup(&rules, Side::Blue);
+            assert_eq!(
+                fitted,
+                ai.choose_setup_from(&SetupTable::FITTED, &rules, Side::Blue)
+            );
+            fitted_total += SetupTable::FITTED.score(&rules, &fitted).unwrap();
+            let cold = ai.choose_setup_from(&colder, &rules, Side::Blue);
+            colder_total += SetupTable::FITTED.score(&rules, &cold).unwrap();
+        }
+        assert!(colder_total > fitted_total, "{colder_total} {fitted_total}");
+        let bits = |table: SetupTable| table.entropy_bits(&rules, Side::Blue).unwrap();
+        assert!(bits(colder) < bits(SetupTable::FITTED));
+    }
+
+    #[test]
     fn a_heavier_weight_draws_its_placement_more_often() {
         // The Rat on the back corners weighs 2 logits more than anywhere: it stands there with probability
         // e²·2/(e²·2 + 6) ≈ 0.71 (a uniform draw: 2/8).
