@@ -226,20 +226,12 @@ fn for_each_permutation<T>(items: &mut [T], f: &mut impl FnMut(&[T])) {
 mod tests {
     use std::collections::HashSet;
 
-    use jungle_rules::{BySide, Position};
+    use jungle_rules::{BySide, Position, Preset};
     use rand::SeedableRng;
     use rand::rngs::StdRng;
 
     use super::*;
     use crate::ai::HiddenAi;
-
-    const PRESETS: [&str; 5] = [
-        "standard",
-        "modern",
-        "leiden",
-        "mistboard",
-        "animal-checkers",
-    ];
 
     #[test]
     fn places_pair_each_start_square_with_its_mirror_image_seen_from_its_own_side() {
@@ -264,11 +256,11 @@ mod tests {
 
     #[test]
     fn the_table_applies_to_the_standard_rules_only_and_elsewhere_setups_are_uniform() {
-        for preset in PRESETS {
-            let rules: Rules = preset.parse().unwrap();
+        for preset in Preset::ALL {
+            let rules = Rules::preset(preset);
             for side in Side::ALL {
                 let applies = SetupTable::FITTED.distribution(&rules, side).is_some();
-                assert_eq!(applies, preset == "standard", "{preset}");
+                assert_eq!(applies, preset == Preset::Standard, "{preset}");
             }
         }
         // Where it does not apply every setup comes up: Animal Checkers has 4! of them a side.
@@ -286,8 +278,8 @@ mod tests {
 
     #[test]
     fn setups_chosen_are_legal_under_every_preset_and_vary_with_the_seed() {
-        for preset in PRESETS {
-            let rules: Rules = preset.parse().unwrap();
+        for preset in Preset::ALL {
+            let rules = Rules::preset(preset);
             let mut seen = HashSet::new();
             for seed in 0..60 {
                 let ai = HiddenAi::new(8, seed);
@@ -304,7 +296,11 @@ mod tests {
                 seen.insert(both[Side::Blue].to_string());
             }
             // 60 draws from at least 2^8 equally likely setups (the board with 24 setups a side: about 22).
-            let distinct = if preset == "animal-checkers" { 15 } else { 45 };
+            let distinct = if preset == Preset::AnimalCheckers {
+                15
+            } else {
+                45
+            };
             assert!(seen.len() >= distinct, "{preset}: {} distinct", seen.len());
         }
     }
