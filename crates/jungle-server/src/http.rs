@@ -191,13 +191,17 @@ pub fn seat_token(headers: &HeaderMap, id: &str) -> Option<String> {
 /// (`Lax`), kept a year, and `Secure` when the site is reached over HTTPS (`--public-origin https://…`), as
 /// the session's cookie.
 pub(crate) fn seat_cookie(hub: &Hub, id: &str, token: &str) -> (header::HeaderName, HeaderValue) {
-    let rules = CookieRules {
+    set_cookie(&cookie_name(id), token, seat_cookie_rules(hub))
+}
+
+/// The rules of every seat's cookie, an open game's or a hidden game's (see [`seat_cookie`]).
+pub(crate) fn seat_cookie_rules(hub: &Hub) -> CookieRules {
+    CookieRules {
         http_only: true,
         strict: false,
         secure: secure_origin(hub.public_origin.as_deref()),
         max_age: SEAT_COOKIE_SECS,
-    };
-    set_cookie(&cookie_name(id), token, rules)
+    }
 }
 
 /// How long a browser keeps a seat's cookie: a year (a correspondence game lasts months).

@@ -15,7 +15,7 @@ use serde_json::json;
 
 use super::room::HiddenRoom;
 use super::wire::NewHiddenGame;
-use crate::accounts::cookies::{CookieRules, read_cookie, secure_origin, set_cookie};
+use crate::accounts::cookies::{read_cookie, set_cookie};
 use crate::guard::Client;
 use crate::http::{
     ApiError, Files, bounded, open_connection, page, refuse_cross_site, text_frames,
@@ -37,15 +37,9 @@ fn cookie_name(id: &str) -> String {
     format!("hidden_{id}")
 }
 
-/// The seat cookie of a hidden game: as an open game's (hidden from scripts, sent when following a link here).
+/// The seat cookie of a hidden game: by the same rules as an open game's.
 fn seat_cookie(hub: &Hub, id: &str, token: &str) -> (header::HeaderName, header::HeaderValue) {
-    let rules = CookieRules {
-        http_only: true,
-        strict: false,
-        secure: secure_origin(hub.public_origin.as_deref()),
-        max_age: 365 * 24 * 3600,
-    };
-    set_cookie(&cookie_name(id), token, rules)
+    set_cookie(&cookie_name(id), token, crate::http::seat_cookie_rules(hub))
 }
 
 /// The seat a request's cookie holds in `room` (`None`: a spectator).
