@@ -13,7 +13,8 @@
 //! `--den-distance PCT` (the engine's bonus for nearness to the enemy den, percent of the open game's) and
 //! `--start-setup 0|1` (the AI sets up as the ordinary start position, else as `HiddenAi::choose_setup` does),
 //! `--uniform-setup 0|1` (the AI's setup uniformly at random, as before the setup table: the games the table
-//! is fitted to);
+//! is fitted to), `--setup-temperature T` (the AI's setup drawn from the fitted table at temperature T instead of
+//! the shipped one: lower favours the table's best setups more and is less random);
 //! `--pgn FILE` writes every game's record there (both setups, a tag `AI` with the AI's side, and tags `AISetup`
 //! and `OpponentSetup` with the setups also for games cut at 300 plies, whose records otherwise hold none). Colours
 //! alternate; the opponent's setup is random; a game still going after 300 plies counts as a draw. The summary
@@ -21,6 +22,7 @@
 
 use std::time::Duration;
 
+use jungle_hidden::ai::setup::SetupTable;
 use jungle_hidden::ai::{Budget, HiddenAi, LevelPlan, OneWorld};
 use jungle_hidden::record::Record;
 use jungle_hidden::{Arrangement, Effect, HiddenGame};
@@ -57,6 +59,8 @@ struct Options {
     start_setup: Option<bool>,
     /// The AI's setup drawn uniformly at random instead of by its own choice.
     uniform_setup: bool,
+    /// The table the AI's setup is drawn from: the fitted one, perhaps at another temperature.
+    setup_table: SetupTable,
     /// Where to write every game's record.
     pgn: Option<String>,
 }
@@ -79,6 +83,7 @@ fn parse_args() -> Result<Options, String> {
         den_distance_percent: None,
         start_setup: None,
         uniform_setup: false,
+        setup_table: SetupTable::FITTED,
         pgn: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -118,6 +123,15 @@ fn parse_args() -> Result<Options, String> {
             "--den-distance" => options.den_distance_percent = Some(number()? as i32),
             "--start-setup" => options.start_setup = Some(number()? != 0),
             "--uniform-setup" => options.uniform_setup = number()? != 0,
+            "--setup-temperature" => {
+                options.setup_table.temperature = value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|t| t.is_finite() && *t > 0.0)
+                    .ok_or_else(|| {
+                        format!("--setup-temperature: \"{value}\" is not a positive number")
+                    })?;
+            }
             "--contempt" => {
                 options.contempt = Some(
                     value
@@ -180,7 +194,7 @@ fn main() {
         let ai_setup = if options.uniform_setup {
             Arrangement::random(&options.rules, ai_side, &mut rng)
         } else {
-            ai.choose_setup(&options.rules, ai_side)
+            ai.choose_setup_from(&options.setup_table, &options.rules, ai_side)
         };
         let other_setup = Arrangement::random(&options.rules, !ai_side, &mut rng);
         let setup_tags = [

@@ -18,6 +18,7 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
 use crate::accounts::Viewer;
+use crate::accounts::cookies::{CookieRules, secure_origin, set_cookie};
 use crate::assets::Assets;
 use crate::connections::ConnectionRefused;
 use crate::guard::{Client, guard, json_error};
@@ -186,16 +187,21 @@ pub fn seat_token(headers: &HeaderMap, id: &str) -> Option<String> {
     crate::accounts::cookies::read_cookie(headers, &cookie_name(id)).map(str::to_string)
 }
 
-pub(crate) fn set_cookie(id: &str, token: &str) -> (header::HeaderName, HeaderValue) {
-    let value = format!(
-        "{}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000",
-        cookie_name(id)
-    );
-    (
-        header::SET_COOKIE,
-        HeaderValue::from_str(&value).expect("ids and tokens are ASCII alphanumerics"),
-    )
+/// The `Set-Cookie` header of a game's seat: hidden from the pages' scripts, sent when following a link here
+/// (`Lax`), kept a year, and `Secure` when the site is reached over HTTPS (`--public-origin https://…`), as
+/// the session's cookie.
+pub(crate) fn seat_cookie(hub: &Hub, id: &str, token: &str) -> (header::HeaderName, HeaderValue) {
+    let rules = CookieRules {
+        http_only: true,
+        strict: false,
+        secure: secure_origin(hub.public_origin.as_deref()),
+        max_age: SEAT_COOKIE_SECS,
+    };
+    set_cookie(&cookie_name(id), token, rules)
 }
+
+/// How long a browser keeps a seat's cookie: a year (a correspondence game lasts months).
+const SEAT_COOKIE_SECS: u64 = 365 * 24 * 3600;
 
 /// The front end, shared by the handlers below.
 pub(crate) type Files = Extension<Arc<Assets>>;
@@ -259,7 +265,7 @@ async fn join_game(
             // The wait for the first moves starts now.
             hub.after_change(&room);
             (
-                [set_cookie(&id, &token)],
+                [seat_cookie(&hub, &id, &token)],
                 Json(json!({ "seat": side_name(seat) })),
             )
                 .into_response()
@@ -321,7 +327,7 @@ async fn create_game(
     let url = format!("/game/{}", room.id);
     Ok((
         StatusCode::CREATED,
-        [set_cookie(&room.id, &token)],
+        [seat_cookie(&hub, &room.id, &token)],
         Json(json!({ "id": room.id, "url": url, "seat": side_name(side) })),
     )
         .into_response())
@@ -349,7 +355,7 @@ async fn rematch_game(
     }
     let url = format!("/game/{new_id}");
     Ok((
-        [set_cookie(&new_id, &token)],
+        [seat_cookie(&hub, &new_id, &token)],
         Json(json!({ "id": new_id, "url": url, "seat": side_name(new_seat) })),
     )
         .into_response())
@@ -681,6 +687,30 @@ mod tests {
         assert!(!ok("http://127.0.0.1:8080", "127.0.0.1:8080", public));
         assert!(!ok("https://evil.example", "jungle.example", public));
         assert!(origin_allowed(&HeaderMap::new(), public), "not a browser");
+    }
+
+    #[test]
+    fn a_seat_cookie_is_secure_when_the_site_is_reached_over_https() {
+        let cookie = |public_origin: Option<&str>| {
+            let hub = Hub::with_limits(
+                crate::Store::in_memory().unwrap(),
+                crate::EnginePool::new(1),
+                crate::Limits::default(),
+                public_origin.map(str::to_string),
+            );
+            let (name, value) = seat_cookie(&hub, "g1", "t1");
+            assert_eq!(name, header::SET_COOKIE);
+            value.to_str().unwrap().to_string()
+        };
+        assert_eq!(
+            cookie(None),
+            "seat_g1=t1; Path=/; SameSite=Lax; Max-Age=31536000; HttpOnly"
+        );
+        assert_eq!(
+            cookie(Some("https://jungle.example")),
+            "seat_g1=t1; Path=/; SameSite=Lax; Max-Age=31536000; HttpOnly; Secure"
+        );
+        assert!(!cookie(Some("http://jungle.example")).contains("Secure"));
     }
 
     #[test]

@@ -408,6 +408,15 @@ impl Hub {
         client: Option<IpAddr>,
     ) -> Result<Arc<Room>, HubError> {
         self.store.insert_game(&record)?;
+        self.open_stored(record, client)
+    }
+
+    /// Opens the room of a new game just stored.
+    fn open_stored(
+        self: &Arc<Self>,
+        record: GameRecord,
+        client: Option<IpAddr>,
+    ) -> Result<Arc<Room>, HubError> {
         let room = Arc::new(
             Room::owned(
                 record.id.clone(),
@@ -423,8 +432,8 @@ impl Hub {
 
     /// A rematch of a finished game for the player in `seat`: the same rules, start and clock, with the
     /// colours swapped. The first player to ask creates it, with a seat kept for the other player (who gets
-    /// it by asking too); a game has one rematch. Returns the new game's id, the player's seat in it and its
-    /// token.
+    /// it by asking too); a game has one rematch, whichever nodes the players ask on (the database keeps
+    /// one rematch per game). Returns the new game's id, the player's seat in it and its token.
     ///
     /// # Errors
     /// [`HubError::BadRequest`] while the game goes on or for an imported game; engine capacity as for a new
@@ -443,13 +452,20 @@ impl Hub {
         };
         let new_seat = seat.opponent();
         let reserved = |rematch: &Rematch| rematch.tokens.get(new_seat).clone();
-        if let Some(rematch) = existing {
+        let answer = |rematch: Rematch| {
             let token =
                 reserved(&rematch).ok_or_else(|| bad("this seat has no place in the rematch"))?;
-            return Ok((rematch.id, new_seat, token));
+            Ok((rematch.id, new_seat, token))
+        };
+        if let Some(rematch) = existing {
+            return answer(rematch);
         }
         if !finished || mode == Mode::Import {
             return Err(bad("a rematch is for a game played here and over"));
+        }
+        // Made on another node, whose event has not come here (yet).
+        if let Some(made) = self.store.rematch_of(&room.id)? {
+            return answer(remember_rematch(room, &made));
         }
         if matches!(mode, Mode::Engine { .. }) {
             self.check_engine_capacity(client)?;
@@ -481,7 +497,12 @@ impl Hub {
             termination: None,
             ..old
         };
-        let new = self.open(record, client)?;
+        let of = room.id.clone();
+        let new = match self.store.insert_rematch(&record, &of)? {
+            None => self.open_stored(record, client)?,
+            // Another node stored one first, a moment ago.
+            Some(made) => return answer(remember_rematch(room, &made)),
+        };
         // A correspondence game's rematch is one too, with the same days per move.
         let days = room.lock().correspondence.map(|c| c.days_per_move);
         if let Some(days) = days {
@@ -491,17 +512,15 @@ impl Hub {
             id: new.id.clone(),
             tokens,
         };
-        let token =
-            reserved(&rematch).ok_or_else(|| bad("this seat has no place in the rematch"))?;
         {
             let mut state = room.lock();
-            state.rematch = Some(rematch);
+            state.rematch = Some(rematch.clone());
             state.generation += 1;
         }
         // Tell the other player.
         room.notify();
         room.publish_rematch();
-        Ok((new.id.clone(), new_seat, token))
+        answer(rematch)
     }
 
     /// Refuses a new engine game when `client` has as many as allowed, or the engine's line is full.
@@ -572,7 +591,8 @@ impl Hub {
             ),
             None => ("*", None, "unterminated"),
         };
-        self.store.finish(&record.id, result, winner, termination)?;
+        self.store
+            .finish(&record.id, moves.len() as u32, result, winner, termination)?;
         Ok(record.id)
     }
 
@@ -598,11 +618,19 @@ impl Hub {
             // The game went on elsewhere: its clock has been running since its last move.
             resume_clock_at(&mut state, self.store.last_move_at(id)?);
         }
+        if record.result.is_some() {
+            // Its rematch, if a player asked for one (on any node, before this room was opened).
+            state.rematch = self
+                .store
+                .rematch_of(id)?
+                .map(|made| rematch_of_record(&made));
+        }
         // A game whose last move ended it but whose ending was not written yet (the process died between
         // the two writes): write it now, so it leaves the live list.
         if let (Some(outcome), None) = (state.game.outcome(), &record.result) {
             self.store.finish(
                 id,
+                moves.len() as u32,
                 outcome.result_str(),
                 outcome.winner.map(side_name),
                 outcome.termination.as_str(),
@@ -739,6 +767,26 @@ impl Hub {
             });
         }
     }
+}
+
+/// The rematch a stored game is: its id and the seats kept for the players.
+fn rematch_of_record(made: &GameRecord) -> Rematch {
+    Rematch {
+        id: made.id.clone(),
+        tokens: BySide::new(made.blue_token.clone(), made.red_token.clone()),
+    }
+}
+
+/// Keeps in `room` the rematch `made` (stored by another node) and shows it to the room's connections.
+fn remember_rematch(room: &Room, made: &GameRecord) -> Rematch {
+    let rematch = rematch_of_record(made);
+    {
+        let mut state = room.lock();
+        state.rematch = Some(rematch.clone());
+        state.generation += 1;
+    }
+    room.notify();
+    rematch
 }
 
 /// The ending a stored game records beyond its moves (a resignation, a flag, an agreement), if any.

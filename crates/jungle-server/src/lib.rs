@@ -158,6 +158,11 @@ impl Server {
                 hub.announce_attendance();
                 hub.rates.forget_idle();
                 lobby::sweep(&hub);
+                if hub.cluster().is_some()
+                    && let Err(e) = cluster::unattended::sweep(&hub)
+                {
+                    tracing::error!(error = %e, "the sweep for games nobody holds failed");
+                }
             }
         });
         let listener = tokio::net::TcpListener::bind(config.addr)

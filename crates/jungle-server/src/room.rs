@@ -489,12 +489,14 @@ impl Room {
         state.draw_offer = None;
         let decided = store.finish(
             &self.id,
+            state.game.moves().len() as u32,
             outcome.result_str(),
             outcome.winner.map(side_name),
             outcome.termination.as_str(),
         )?;
         if !decided {
-            // Another node wrote this game's ending first: take it from the database.
+            // Another node wrote this game's ending first, or a move after this position (a flag at the
+            // moment the move came): take it from the database.
             self.reload_locked(store, state)?;
             self.broadcast(state);
             return Err(ActionError::OutOfDate);
@@ -660,8 +662,9 @@ impl Room {
     }
 
     fn abort_now(&self, store: &Store, state: &mut RoomState) -> Result<(), ActionError> {
-        if !store.finish(&self.id, "*", None, ABORTED)? {
-            // Another node wrote this game's ending first: take it from the database.
+        let plies = state.game.moves().len() as u32;
+        if !store.finish(&self.id, plies, "*", None, ABORTED)? {
+            // Another node wrote this game's ending first, or a move: take it from the database.
             self.reload_locked(store, state)?;
             self.broadcast(state);
             return Err(ActionError::OutOfDate);

@@ -9,7 +9,7 @@ pub mod db;
 mod postgres;
 pub mod scratch;
 mod sqlite;
-use db::{Conn, Database, params};
+use db::{Conn, Database, RowLock, params};
 
 mod accounts;
 pub use accounts::{AccountKey, Credentials, MAX_SESSIONS_PER_ACCOUNT, name_key};
@@ -28,6 +28,9 @@ mod cluster;
 pub use cluster::{EngineJob, TimedMove};
 mod hidden;
 pub use hidden::HiddenRecord;
+mod overdue;
+mod rematch;
+pub use overdue::{Ending, Sweep, Unattended};
 
 /// A storage failure (the database could not be opened or written, a statement failed, or a stored value is
 /// not what the schema means).
@@ -53,6 +56,9 @@ pub enum StoreError {
     /// The backend answered without running the work it was given (a backend's bug, never expected).
     #[error("database: the backend did not run the statement")]
     NotRun,
+    /// A move for a game whose ending is stored (another node decided it first: a flag, an abort).
+    #[error("the game is over: no move is stored after its ending")]
+    Finished,
 }
 
 /// A game's fixed facts, as stored when it was created (plus seat tokens filled in as seats are taken).
@@ -237,8 +243,10 @@ impl Store {
         Ok(())
     }
 
+    /// Stores a move of an unfinished game: [`StoreError::Finished`] when the game's ending is stored,
+    /// a conflict ([`StoreError::is_conflict`]) when its ply is.
     pub fn insert_move(&self, id: &str, m: &MoveRecord) -> Result<(), StoreError> {
-        self.with(|conn| insert_move_on(conn, id, m))
+        self.transaction(|tx| insert_move_on(tx, id, m))
     }
 
     /// Inserts many moves in one transaction (PGN import).
@@ -262,77 +270,30 @@ impl Store {
         })
     }
 
-    /// Stores a game's ending — the one place results are written — unless it already has one, and for a
-    /// rated game moves both players' ratings in the same transaction. A game's ending is decided once:
-    /// of several calls (from several servers, say) exactly one answers `true`, and the others change
-    /// nothing. (A takeback, [`Store::truncate_moves`], clears the ending.)
+    /// Stores a game's ending — the one place results are written — as decided after its first `plies`
+    /// moves, unless it already has one or a move after them is stored; for a rated game it moves both
+    /// players' ratings in the same transaction. A game's ending is decided once: of several calls (from
+    /// several servers, say) exactly one answers `true`, and the others change nothing; and a flag or an
+    /// abort never stands beside a move made at the same moment (the game's row is locked while
+    /// both are checked, as a move's insert locks it: [`Store::insert_move`]). (A takeback,
+    /// [`Store::truncate_moves`], clears the ending.)
     pub fn finish(
         &self,
         id: &str,
+        plies: u32,
         result: &str,
         winner: Option<&str>,
         termination: &str,
     ) -> Result<bool, StoreError> {
-        let now = now_ms();
-        self.transaction(|tx| {
-            let decided = tx.execute(
-                "UPDATE games SET result = ?2, winner = ?3, termination = ?4, finished_at = ?5
-                 WHERE id = ?1 AND result IS NULL",
-                params![id, result, winner, termination, now],
-            )? == 1;
-            if decided {
-                ratings::settle_on(tx, id, result, winner, now)?;
-            }
-            Ok(decided)
-        })
+        self.transaction(|tx| finish_on(tx, id, plies, result, winner, termination))
     }
 
     pub fn game(&self, id: &str) -> Result<Option<GameRecord>, StoreError> {
-        self.with(|conn| {
-            conn.query_opt(
-                "SELECT id, created_at, mode, rules, start_fen, engine_level, engine_side, blue_token, red_token,
-                    blue_name, red_name, clock_initial_ms, clock_increment_ms, result, winner, termination
-                 FROM games WHERE id = ?1",
-                params![id],
-                |r| {
-                    Ok(GameRecord {
-                        id: r.get(0)?,
-                        created_at: r.get(1)?,
-                        mode: r.get(2)?,
-                        rules: r.get(3)?,
-                        start_fen: r.get(4)?,
-                        engine_level: r.get(5)?,
-                        engine_side: r.get(6)?,
-                        blue_token: r.get(7)?,
-                        red_token: r.get(8)?,
-                        blue_name: r.get(9)?,
-                        red_name: r.get(10)?,
-                        clock_initial_ms: r.get(11)?,
-                        clock_increment_ms: r.get(12)?,
-                        result: r.get(13)?,
-                        winner: r.get(14)?,
-                        termination: r.get(15)?,
-                    })
-                },
-            )
-        })
+        self.with(|conn| game_on(conn, id))
     }
 
     pub fn moves(&self, id: &str) -> Result<Vec<MoveRecord>, StoreError> {
-        self.with(|conn| {
-            conn.query_map(
-                "SELECT ply, mv, blue_ms, red_ms FROM moves WHERE game_id = ?1 ORDER BY ply",
-                params![id],
-                |r| {
-                    Ok(MoveRecord {
-                        ply: r.get(0)?,
-                        mv: r.get(1)?,
-                        blue_ms: r.get(2)?,
-                        red_ms: r.get(3)?,
-                    })
-                },
-            )
-        })
+        self.with(|conn| moves_on(conn, id))
     }
 
     /// Marks a game whose record no longer replays: it leaves the live list and is not reopened.
@@ -414,6 +375,63 @@ impl Store {
     }
 }
 
+/// A query of [`GameRecord`]s: the columns [`read_game`] reads, then `$rest` (the filter). A macro so each
+/// query stays one static string.
+macro_rules! game_query {
+    ($rest:literal) => {
+        concat!(
+            "SELECT id, created_at, mode, rules, start_fen, engine_level, engine_side, blue_token, red_token,
+                blue_name, red_name, clock_initial_ms, clock_increment_ms, result, winner, termination
+             FROM games ",
+            $rest
+        )
+    };
+}
+use game_query;
+
+/// A row of a [`game_query`].
+fn read_game(r: &db::Row) -> Result<GameRecord, StoreError> {
+    Ok(GameRecord {
+        id: r.get(0)?,
+        created_at: r.get(1)?,
+        mode: r.get(2)?,
+        rules: r.get(3)?,
+        start_fen: r.get(4)?,
+        engine_level: r.get(5)?,
+        engine_side: r.get(6)?,
+        blue_token: r.get(7)?,
+        red_token: r.get(8)?,
+        blue_name: r.get(9)?,
+        red_name: r.get(10)?,
+        clock_initial_ms: r.get(11)?,
+        clock_increment_ms: r.get(12)?,
+        result: r.get(13)?,
+        winner: r.get(14)?,
+        termination: r.get(15)?,
+    })
+}
+
+/// A game's record read through `conn` (a connection, or a transaction that holds its row).
+fn game_on(conn: &dyn Conn, id: &str) -> Result<Option<GameRecord>, StoreError> {
+    conn.query_opt(game_query!("WHERE id = ?1"), params![id], read_game)
+}
+
+/// A game's moves in order, read through `conn`.
+fn moves_on(conn: &dyn Conn, id: &str) -> Result<Vec<MoveRecord>, StoreError> {
+    conn.query_map(
+        "SELECT ply, mv, blue_ms, red_ms FROM moves WHERE game_id = ?1 ORDER BY ply",
+        params![id],
+        |r| {
+            Ok(MoveRecord {
+                ply: r.get(0)?,
+                mv: r.get(1)?,
+                blue_ms: r.get(2)?,
+                red_ms: r.get(3)?,
+            })
+        },
+    )
+}
+
 /// Inserts a game row through `conn` (a connection, or a transaction that writes more with it).
 fn insert_game_on(conn: &dyn Conn, g: &GameRecord) -> Result<(), StoreError> {
     conn.execute(
@@ -442,9 +460,61 @@ fn insert_game_on(conn: &dyn Conn, g: &GameRecord) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Inserts one move; the key (game, ply) refuses a second move at the same ply.
-fn insert_move_on(conn: &dyn Conn, id: &str, m: &MoveRecord) -> Result<(), StoreError> {
-    conn.execute(
+/// Locks a game's row until the end of the transaction `tx` (every write that must see the game as it is —
+/// a move, an ending — takes this lock first, so two of them never both act on what they read); whether the
+/// game has an ending, `None` when there is no such game.
+fn lock_game(tx: &dyn Conn, id: &str) -> Result<Option<bool>, StoreError> {
+    let sql = format!(
+        "SELECT result FROM games WHERE id = ?1{}",
+        tx.row_lock(RowLock::Wait)
+    );
+    tx.query_opt(&sql, params![id], |r| {
+        Ok(r.get::<Option<String>>(0)?.is_some())
+    })
+}
+
+/// [`Store::finish`] inside the transaction `tx`.
+fn finish_on(
+    tx: &dyn Conn,
+    id: &str,
+    plies: u32,
+    result: &str,
+    winner: Option<&str>,
+    termination: &str,
+) -> Result<bool, StoreError> {
+    if lock_game(tx, id)?.is_some_and(|ended| ended) || stored_from(tx, id, plies)? {
+        return Ok(false);
+    }
+    let now = now_ms();
+    let decided = tx.execute(
+        "UPDATE games SET result = ?2, winner = ?3, termination = ?4, finished_at = ?5
+         WHERE id = ?1 AND result IS NULL",
+        params![id, result, winner, termination, now],
+    )? == 1;
+    if decided {
+        ratings::settle_on(tx, id, result, winner, now)?;
+    }
+    Ok(decided)
+}
+
+/// Whether a move at `ply` or later is stored.
+fn stored_from(conn: &dyn Conn, id: &str, ply: u32) -> Result<bool, StoreError> {
+    Ok(conn
+        .query_opt(
+            "SELECT 1 FROM moves WHERE game_id = ?1 AND ply >= ?2 LIMIT 1",
+            params![id, ply],
+            |_| Ok(()),
+        )?
+        .is_some())
+}
+
+/// Inserts one move inside the transaction `tx`, only while the game has no ending (its row locked:
+/// [`lock_game`]); the key (game, ply) refuses a second move at the same ply.
+fn insert_move_on(tx: &dyn Conn, id: &str, m: &MoveRecord) -> Result<(), StoreError> {
+    if lock_game(tx, id)?.is_some_and(|ended| ended) {
+        return Err(StoreError::Finished);
+    }
+    tx.execute(
         "INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![id, m.ply, m.mv, m.blue_ms, m.red_ms, now_ms()],
     )?;
@@ -479,6 +549,9 @@ pub(crate) mod tests {
             termination: None,
         }
     }
+
+    /// Rounds of a race test: enough that two writers meet inside each other's transaction many times.
+    const RACES: usize = 200;
 
     pub(crate) fn a_move(ply: u32, mv: &str) -> MoveRecord {
         MoveRecord {
@@ -521,7 +594,7 @@ pub(crate) mod tests {
 
         fn finished_games_leave_the_live_list(store) {
             store.insert_game(&record("g1")).unwrap();
-            assert!(store.finish("g1", "1-0", Some("blue"), "resignation").unwrap());
+            assert!(store.finish("g1", 0, "1-0", Some("blue"), "resignation").unwrap());
             assert!(store.list(GameList::Live, 10).unwrap().is_empty());
             assert_eq!(store.list(GameList::Finished, 10).unwrap()[0].id, "g1");
             assert!(store.unfinished_ids().unwrap().is_empty());
@@ -531,12 +604,12 @@ pub(crate) mod tests {
         fn a_game_ends_once_and_a_takeback_reopens_it(store) {
             store.insert_game(&record("g1")).unwrap();
             store.insert_move("g1", &a_move(0, "a3a4")).unwrap();
-            assert!(store.finish("g1", "1-0", Some("blue"), "resignation").unwrap());
-            assert!(!store.finish("g1", "0-1", Some("red"), "timeout").unwrap(), "decided already");
+            assert!(store.finish("g1", 1, "1-0", Some("blue"), "resignation").unwrap());
+            assert!(!store.finish("g1", 1, "0-1", Some("red"), "timeout").unwrap(), "decided already");
             let game = store.game("g1").unwrap().unwrap();
             assert_eq!((game.result.as_deref(), game.termination.as_deref()), (Some("1-0"), Some("resignation")));
             store.truncate_moves("g1", 0).unwrap();
-            assert!(store.finish("g1", "0-1", Some("red"), "timeout").unwrap());
+            assert!(store.finish("g1", 0, "0-1", Some("red"), "timeout").unwrap());
         }
 
         fn of_concurrent_endings_exactly_one_is_decided(store) {
@@ -546,11 +619,46 @@ pub(crate) mod tests {
                 let won: Vec<bool> = std::thread::scope(|s| {
                     let racers: Vec<_> = ["1-0", "0-1", "1/2-1/2", "*"]
                         .into_iter()
-                        .map(|result| s.spawn(|| store.finish(&id, result, None, "race").unwrap()))
+                        .map(|result| s.spawn(|| store.finish(&id, 0, result, None, "race").unwrap()))
                         .collect();
                     racers.into_iter().map(|r| r.join().unwrap()).collect()
                 });
                 assert_eq!(won.iter().filter(|w| **w).count(), 1, "round {round}: {won:?}");
+            }
+        }
+
+        fn a_flag_is_refused_after_a_move_at_its_ply_and_a_move_after_an_ending(store) {
+            store.insert_game(&record("g1")).unwrap();
+            store.insert_move("g1", &a_move(0, "a3a4")).unwrap();
+            // Node A stores Red's move (ply 1) as node B, which had not heard of it, flags Red after ply 0.
+            store.insert_move("g1", &a_move(1, "g7g6")).unwrap();
+            assert!(!store.finish("g1", 1, "1-0", Some("blue"), "time forfeit").unwrap());
+            assert_eq!(store.game("g1").unwrap().unwrap().result, None);
+            // The other order: B's flag of Blue after ply 1 first, then A's move for ply 2.
+            assert!(store.finish("g1", 2, "0-1", Some("red"), "time forfeit").unwrap());
+            let refused = store.insert_move("g1", &a_move(2, "a4a5")).unwrap_err();
+            assert!(matches!(refused, StoreError::Finished) && refused.is_conflict(), "{refused}");
+            // A correspondence move too.
+            assert!(store.insert_move_with_deadline("g1", &a_move(2, "a4a5"), 5).unwrap_err().is_conflict());
+            assert_eq!(store.moves("g1").unwrap().len(), 2);
+        }
+
+        fn of_a_move_and_a_flag_at_the_same_moment_exactly_one_is_stored(store) {
+            for round in 0..RACES {
+                let id = format!("g{round}");
+                store.insert_game(&record(&id)).unwrap();
+                store.insert_move(&id, &a_move(0, "a3a4")).unwrap();
+                let (moved, flagged) = std::thread::scope(|s| {
+                    let mover = s.spawn(|| store.insert_move(&id, &a_move(1, "g7g6")));
+                    let flagger = s.spawn(|| store.finish(&id, 1, "1-0", Some("blue"), "time forfeit"));
+                    (mover.join().unwrap(), flagger.join().unwrap().unwrap())
+                });
+                match moved {
+                    Ok(()) => assert!(!flagged, "round {round}: a move and a flag at ply 1 both stored"),
+                    Err(e) => assert!(e.is_conflict() && flagged, "round {round}: {e}, flagged {flagged}"),
+                }
+                let game = store.game(&id).unwrap().unwrap();
+                assert_eq!(store.moves(&id).unwrap().len() == 2, game.result.is_none(), "round {round}");
             }
         }
 

@@ -234,10 +234,21 @@ impl HiddenAi {
     /// placements that won more ([`setup::SetupTable`]; uniformly random where its table does not apply), or the
     /// ordinary start position's when the plan says so (an experiment of `hidden_match --start-setup 1`).
     pub fn choose_setup(&self, rules: &Rules, side: Side) -> Arrangement {
+        self.choose_setup_from(&setup::SetupTable::FITTED, rules, side)
+    }
+
+    /// A setup for `side` as [`HiddenAi::choose_setup`] draws it, from `table` instead of the fitted one (an
+    /// experiment of `hidden_match --setup-temperature T`); the same seed draws the same random number.
+    pub fn choose_setup_from(
+        &self,
+        table: &setup::SetupTable,
+        rules: &Rules,
+        side: Side,
+    ) -> Arrangement {
         if self.plan.start_setup {
             return Arrangement::standard(rules, side);
         }
-        setup::SetupTable::FITTED.choose(
+        table.choose(
             rules,
             side,
             &mut StdRng::seed_from_u64(self.seed ^ 0x5e70_5e70),

@@ -226,20 +226,12 @@ fn for_each_permutation<T>(items: &mut [T], f: &mut impl FnMut(&[T])) {
 mod tests {
     use std::collections::HashSet;
 
-    use jungle_rules::{BySide, Position};
+    use jungle_rules::{BySide, Position, Preset};
     use rand::SeedableRng;
     use rand::rngs::StdRng;
 
     use super::*;
     use crate::ai::HiddenAi;
-
-    const PRESETS: [&str; 5] = [
-        "standard",
-        "modern",
-        "leiden",
-        "mistboard",
-        "animal-checkers",
-    ];
 
     #[test]
     fn places_pair_each_start_square_with_its_mirror_image_seen_from_its_own_side() {
@@ -264,11 +256,11 @@ mod tests {
 
     #[test]
     fn the_table_applies_to_the_standard_rules_only_and_elsewhere_setups_are_uniform() {
-        for preset in PRESETS {
-            let rules: Rules = preset.parse().unwrap();
+        for preset in Preset::ALL {
+            let rules = Rules::preset(preset);
             for side in Side::ALL {
                 let applies = SetupTable::FITTED.distribution(&rules, side).is_some();
-                assert_eq!(applies, preset == "standard", "{preset}");
+                assert_eq!(applies, preset == Preset::Standard, "{preset}");
             }
         }
         // Where it does not apply every setup comes up: Animal Checkers has 4! of them a side.
@@ -286,8 +278,8 @@ mod tests {
 
     #[test]
     fn setups_chosen_are_legal_under_every_preset_and_vary_with_the_seed() {
-        for preset in PRESETS {
-            let rules: Rules = preset.parse().unwrap();
+        for preset in Preset::ALL {
+            let rules = Rules::preset(preset);
             let mut seen = HashSet::new();
             for seed in 0..60 {
                 let ai = HiddenAi::new(8, seed);
@@ -304,7 +296,11 @@ mod tests {
                 seen.insert(both[Side::Blue].to_string());
             }
             // 60 draws from at least 2^8 equally likely setups (the board with 24 setups a side: about 22).
-            let distinct = if preset == "animal-checkers" { 15 } else { 45 };
+            let distinct = if preset == Preset::AnimalCheckers {
+                15
+            } else {
+                45
+            };
             assert!(seen.len() >= distinct, "{preset}: {} distinct", seen.len());
         }
     }
@@ -359,6 +355,32 @@ mod tests {
             mean > (uniform_mean + table_mean) / 2.0,
             "drawn {mean}, uniform {uniform_mean}, the table's {table_mean}"
         );
+    }
+
+    #[test]
+    fn a_lower_temperature_draws_the_tables_better_setups_from_the_same_seed() {
+        // `choose_setup` is `choose_setup_from` the fitted table; the same seed at a lower temperature draws
+        // setups the table scores higher on average (what `hidden_match --setup-temperature` measures).
+        let rules = Rules::default();
+        let colder = SetupTable {
+            temperature: 0.02,
+            ..SetupTable::FITTED
+        };
+        let (mut fitted_total, mut colder_total) = (0.0, 0.0);
+        for seed in 0..200 {
+            let ai = HiddenAi::new(8, seed);
+            let fitted = ai.choose_setup(&rules, Side::Blue);
+            assert_eq!(
+                fitted,
+                ai.choose_setup_from(&SetupTable::FITTED, &rules, Side::Blue)
+            );
+            fitted_total += SetupTable::FITTED.score(&rules, &fitted).unwrap();
+            let cold = ai.choose_setup_from(&colder, &rules, Side::Blue);
+            colder_total += SetupTable::FITTED.score(&rules, &cold).unwrap();
+        }
+        assert!(colder_total > fitted_total, "{colder_total} {fitted_total}");
+        let bits = |table: SetupTable| table.entropy_bits(&rules, Side::Blue).unwrap();
+        assert!(bits(colder) < bits(SetupTable::FITTED));
     }
 
     #[test]

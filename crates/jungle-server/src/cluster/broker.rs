@@ -1,12 +1,13 @@
 //! The connection to the message broker (NATS). The client reconnects by itself and resubscribes; what it
-//! cannot give back are the events published while this node was cut off, so after every reconnection the
-//! node is told to reload its rooms from the database.
+//! cannot give back are the events published while this node was cut off, or those it dropped because this
+//! node did not take them fast enough (a slow consumer), so after either the node is told to reload its
+//! rooms from the database.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use async_nats::{Client, ConnectOptions, Event};
+use async_nats::{Client, ConnectOptions, Event, ServerError};
 use futures_util::StreamExt;
 use tokio::sync::Notify;
 
@@ -15,15 +16,16 @@ use super::ClusterError;
 /// How long the first connection may take before the server refuses to start.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Connects to the broker at `url` as `node`; `reconnected` is notified each time the connection comes back
-/// after it was lost.
+/// Connects to the broker at `url` as `node`; `events_lost` is notified each time events for this node may
+/// have been lost: the connection came back after it was lost, or the client dropped events this node did
+/// not take in time (it holds 65,536 for a subscription, its default).
 ///
 /// # Errors
 /// When the broker cannot be reached now (a server is not started without its broker).
 pub async fn connect(
     url: &str,
     node: &str,
-    reconnected: Arc<Notify>,
+    events_lost: Arc<Notify>,
 ) -> Result<Client, ClusterError> {
     let was_lost = Arc::new(AtomicBool::new(false));
     let node_name = node.to_string();
@@ -32,20 +34,17 @@ pub async fn connect(
         .connection_timeout(CONNECT_TIMEOUT)
         .event_callback(move |event| {
             let was_lost = was_lost.clone();
-            let reconnected = reconnected.clone();
+            let events_lost = events_lost.clone();
             let node = node_name.clone();
             async move {
-                match event {
-                    Event::Disconnected => {
-                        was_lost.store(true, Ordering::SeqCst);
-                        tracing::warn!(%node, "lost the broker: reconnecting");
-                    }
-                    Event::Connected if was_lost.swap(false, Ordering::SeqCst) => {
-                        tracing::info!(%node, "the broker is back: reloading the rooms held");
-                        reconnected.notify_one();
-                    }
-                    Event::Connected => {}
+                match &event {
+                    Event::Disconnected => tracing::warn!(%node, "lost the broker: reconnecting"),
+                    Event::Connected | Event::SlowConsumer(_) => {}
                     other => tracing::warn!(%node, event = %other, "broker"),
+                }
+                if events_may_be_lost(&event, &was_lost) {
+                    tracing::warn!(%node, %event, "events may have been lost: reloading the rooms held");
+                    events_lost.notify_one();
                 }
             }
         })
@@ -55,6 +54,22 @@ pub async fn connect(
             url: url.to_string(),
             reason: e.to_string(),
         })
+}
+
+/// Whether, after the client's `event`, events for this node may have been lost (so the rooms it holds must
+/// be read again): the connection came back after it was lost (`was_lost`, kept from event to event), or the
+/// client dropped events because this node's subscription did not take them in time — its buffer was full
+/// (`SlowConsumer`, one notice per dropped event) or the broker said so.
+fn events_may_be_lost(event: &Event, was_lost: &AtomicBool) -> bool {
+    match event {
+        Event::Disconnected => {
+            was_lost.store(true, Ordering::SeqCst);
+            false
+        }
+        Event::Connected => was_lost.swap(false, Ordering::SeqCst),
+        Event::SlowConsumer(_) | Event::ServerError(ServerError::SlowConsumer(_)) => true,
+        _ => false,
+    }
 }
 
 /// Waits until the broker has taken every subscription `client` asked for so far.
@@ -89,5 +104,33 @@ pub async fn confirm_subscriptions(client: &Client) -> Result<(), ClusterError> 
         Err(ClusterError::Broker(
             "the broker did not confirm the subscription".into(),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reconnection_or_a_dropped_event_means_events_may_be_lost() {
+        let was_lost = AtomicBool::new(false);
+        assert!(
+            !events_may_be_lost(&Event::Connected, &was_lost),
+            "the first connection"
+        );
+        assert!(!events_may_be_lost(&Event::Disconnected, &was_lost));
+        assert!(
+            events_may_be_lost(&Event::Connected, &was_lost),
+            "back after a loss"
+        );
+        assert!(
+            !events_may_be_lost(&Event::Connected, &was_lost),
+            "once per loss"
+        );
+        assert!(events_may_be_lost(&Event::SlowConsumer(1), &was_lost));
+        let notice = Event::ServerError(ServerError::SlowConsumer(1));
+        assert!(events_may_be_lost(&notice, &was_lost));
+        let other = Event::ServerError(ServerError::Other("x".into()));
+        assert!(!events_may_be_lost(&other, &was_lost));
     }
 }

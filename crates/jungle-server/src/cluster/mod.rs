@@ -6,10 +6,12 @@
 //! change, the node that made it publishes a small [`event::GameEvent`] through the broker (NATS); the other
 //! nodes that hold the game catch up from the database and tell their own connections. A node whose room was
 //! out of date when it tried to store a move gets the database's refusal, reloads the room and the player is
-//! told. See docs/deployment.md, "How nodes cooperate".
+//! told. A game no node holds is decided, when its time runs out, by a sweep every node runs ([`unattended`]).
+//! See docs/deployment.md, "How nodes cooperate".
 
 mod broker;
 pub mod event;
+pub mod unattended;
 
 use std::hash::BuildHasher;
 use std::sync::{Arc, Weak};
@@ -93,7 +95,9 @@ pub struct Cluster {
     pub node: String,
     pub engine_lease: Duration,
     outbox: Outbox,
-    /// Dropped with the cluster: the task that reloads the rooms after a reconnection ends (and lets the
+    /// Notified when events meant for this node may have been lost: its rooms are read again.
+    events_lost: Arc<Notify>,
+    /// Dropped with the cluster: the task that reloads the rooms after lost events ends (and lets the
     /// broker's connection go).
     _left: oneshot::Sender<()>,
 }
@@ -117,6 +121,13 @@ impl Cluster {
     pub fn outbox(&self) -> Outbox {
         self.outbox.clone()
     }
+
+    /// Tells the node that events meant for it were lost, as the broker's client does after a reconnection
+    /// or when it dropped events this node did not take in time: every room it holds is read again from the
+    /// database. (Public for the tests: a real overload drops a given event only by chance.)
+    pub fn events_were_lost(&self) {
+        self.events_lost.notify_one();
+    }
 }
 
 /// Connects `hub` to the broker and the other nodes: its rooms publish their changes from now on and catch
@@ -125,8 +136,8 @@ impl Cluster {
 /// # Errors
 /// When the broker cannot be reached or the subscription fails.
 pub async fn join(hub: &Arc<Hub>, config: &ClusterConfig) -> Result<Arc<Cluster>, ClusterError> {
-    let reconnected = Arc::new(Notify::new());
-    let client = broker::connect(&config.broker, &config.node_id, reconnected.clone()).await?;
+    let events_lost = Arc::new(Notify::new());
+    let client = broker::connect(&config.broker, &config.node_id, events_lost.clone()).await?;
     let mut subscriber = client
         .subscribe(event::ALL_GAMES)
         .await
@@ -166,10 +177,10 @@ pub async fn join(hub: &Arc<Hub>, config: &ClusterConfig) -> Result<Arc<Cluster>
         }
     });
     let (left, leaving) = oneshot::channel();
-    tokio::spawn(reload_after_reconnections(
+    tokio::spawn(reload_after_lost_events(
         Arc::downgrade(hub),
         client,
-        reconnected,
+        events_lost.clone(),
         leaving,
     ));
     let cluster = Arc::new(Cluster {
@@ -179,23 +190,26 @@ pub async fn join(hub: &Arc<Hub>, config: &ClusterConfig) -> Result<Arc<Cluster>
             node: config.node_id.as_str().into(),
             events,
         },
+        events_lost,
         _left: left,
     });
     tracing::info!(node = %config.node_id, broker = %config.broker, "joined the cluster");
     Ok(cluster)
 }
 
-/// Events may have been missed while the broker was away: every room held is reloaded from the database —
-/// once the broker has the subscription again, so that a change stored after the reload is announced here.
-async fn reload_after_reconnections(
+/// Events may have been missed (the broker was away, or this node fell behind and the broker's client dropped
+/// some): every room held is reloaded from the database — once the broker has the subscription again, so
+/// that a change stored after the reload is announced here. Notices that come during a reload make one more
+/// reload (the events dropped during this one are read by the next), not one each.
+async fn reload_after_lost_events(
     hub: Weak<Hub>,
     client: async_nats::Client,
-    reconnected: Arc<Notify>,
+    events_lost: Arc<Notify>,
     mut leaving: oneshot::Receiver<()>,
 ) {
     loop {
         tokio::select! {
-            () = reconnected.notified() => {}
+            () = events_lost.notified() => {}
             _ = &mut leaving => break,
         }
         if let Err(e) = broker::confirm_subscriptions(&client).await {

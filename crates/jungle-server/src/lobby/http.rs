@@ -12,10 +12,10 @@ use serde_json::json;
 
 use super::seek::{DAYS_PER_MOVE, QUICK_PAIRINGS, Seek, SeekRequest, TimeControl};
 use super::{LIST_LIMIT, LobbyError, Quick, Seat, rating};
-use crate::AppState;
 use crate::accounts::{SignedIn, Viewer};
-use crate::http::{ApiError, Files, page, set_cookie};
+use crate::http::{ApiError, Files, page, seat_cookie};
 use crate::store::{LiveGame, now_ms};
+use crate::{AppState, Hub};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -178,11 +178,11 @@ async fn my_games(
 }
 
 /// A seat in a game: its id and page, the seat, and the seat's cookie.
-fn seat_reply(status: StatusCode, seat: &Seat) -> Response {
+fn seat_reply(hub: &Hub, status: StatusCode, seat: &Seat) -> Response {
     let url = format!("/game/{}", seat.game_id);
     (
         status,
-        [set_cookie(&seat.game_id, &seat.token)],
+        [seat_cookie(hub, &seat.game_id, &seat.token)],
         Json(json!({
             "id": seat.game_id,
             "url": url,
@@ -226,7 +226,7 @@ async fn accept(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let seat = super::accept(&hub, &acceptor, &id)?;
-    Ok(seat_reply(StatusCode::CREATED, &seat))
+    Ok(seat_reply(&hub, StatusCode::CREATED, &seat))
 }
 
 #[derive(Deserialize)]
@@ -244,7 +244,7 @@ async fn quick(
 ) -> Result<Response, ApiError> {
     let Json(request) = body?;
     match super::quick_pair(&hub, &player, request.minutes, request.increment)? {
-        Quick::Paired(seat) => Ok(seat_reply(StatusCode::CREATED, &seat)),
+        Quick::Paired(seat) => Ok(seat_reply(&hub, StatusCode::CREATED, &seat)),
         Quick::Waiting(seek) => Ok(Json(json!({ "waiting": seek })).into_response()),
     }
 }
@@ -259,5 +259,5 @@ async fn seat(
         return Err(LobbyError::Refused("you do not play in this game".into()).into());
     }
     let seat = super::seat(&hub, &player, &id)?;
-    Ok(seat_reply(StatusCode::OK, &seat))
+    Ok(seat_reply(&hub, StatusCode::OK, &seat))
 }

@@ -25,10 +25,11 @@ pub enum EngineJob {
 }
 
 impl StoreError {
-    /// Whether the database refused a write that would have broken a unique key: a move for a ply that is
-    /// already stored (another node stored it first).
+    /// Whether the database refused a write because another node got there first: a move for a ply that
+    /// is already stored (a unique key), or for a game whose ending is stored.
     pub fn is_conflict(&self) -> bool {
         match self {
+            StoreError::Finished => true,
             StoreError::Sql(rusqlite::Error::SqliteFailure(e, _)) => {
                 e.code == rusqlite::ErrorCode::ConstraintViolation
                     && matches!(

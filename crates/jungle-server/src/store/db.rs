@@ -172,6 +172,21 @@ pub trait Conn {
     /// # Errors
     /// When the statement fails.
     fn query(&self, sql: &str, params: &[&dyn Param]) -> Result<Vec<Row>, StoreError>;
+
+    /// What ends a `SELECT` of one table's rows so that it locks them until the transaction ends: on
+    /// PostgreSQL `FOR UPDATE` (another transaction locking them waits until this one ends) or
+    /// `FOR UPDATE SKIP LOCKED` (rows another transaction holds are passed over). Nothing on SQLite, whose
+    /// transactions take the database's write lock when they begin: no other writer runs until they end.
+    fn row_lock(&self, lock: RowLock) -> &'static str;
+}
+
+/// How a `SELECT` in a transaction locks the rows it reads ([`Conn::row_lock`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowLock {
+    /// Waits for a row another transaction holds.
+    Wait,
+    /// Passes over rows another transaction holds (several nodes sharing out work).
+    SkipLocked,
 }
 
 impl dyn Conn + '_ {
@@ -228,7 +243,8 @@ pub trait Database: Send + Sync + std::fmt::Debug {
     ) -> Result<(), StoreError>;
 
     /// Runs `work` in one transaction, committed when `work` answers `true`, rolled back when it answers
-    /// `false` or fails. Nothing `work` wrote counts until the commit has succeeded.
+    /// `false` or fails. Nothing `work` wrote counts until the commit has succeeded. The rows a `SELECT`
+    /// ending in [`Conn::row_lock`] read stay locked until the end.
     ///
     /// # Errors
     /// When no connection can be had, the transaction cannot begin or commit, or `work` fails.

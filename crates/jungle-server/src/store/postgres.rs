@@ -28,13 +28,14 @@ use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 use tokio_postgres::{Client, NoTls, Statement};
 
 use super::StoreError;
-use super::db::{Conn, Database, Param, Row, Value, params};
+use super::db::{Conn, Database, Param, Row, RowLock, Value, params};
 
 /// The migrations, in order, each recorded in `schema_migrations` once applied.
 const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0001_schema.sql"),
     include_str!("../../migrations/postgres/0002_engine_jobs.sql"),
     include_str!("../../migrations/postgres/0003_hidden_games.sql"),
+    include_str!("../../migrations/postgres/0004_rematches.sql"),
 ];
 
 /// The advisory lock migrations run under, so servers starting together migrate once (any constant that
@@ -488,6 +489,13 @@ impl Conn for On<'_> {
             values.iter().map(|v| v as &(dyn ToSql + Sync)).collect();
         let rows = self.wait(self.session.client.query(&statement, &params))?;
         rows.iter().map(row_of).collect()
+    }
+
+    fn row_lock(&self, lock: RowLock) -> &'static str {
+        match lock {
+            RowLock::Wait => " FOR UPDATE",
+            RowLock::SkipLocked => " FOR UPDATE SKIP LOCKED",
+        }
     }
 }
 

@@ -213,7 +213,7 @@ mod tests {
                     Some(_) => "0-1",
                     None => "1/2-1/2",
                 };
-                assert!(store.finish(id, result, winner, "resignation").unwrap());
+                assert!(store.finish(id, 0, result, winner, "resignation").unwrap());
             }
             let all = store.player_games(ann.id, &GameFilter::default(), 0, 10).unwrap();
             let ids: Vec<&str> = all.iter().map(|g| g.id.as_str()).collect();

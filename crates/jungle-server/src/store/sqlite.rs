@@ -11,7 +11,7 @@ use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, ToSql};
 
 use super::StoreError;
-use super::db::{Conn, Database, Param, Row, Value};
+use super::db::{Conn, Database, Param, Row, RowLock, Value};
 
 /// The migrations, in order; `PRAGMA user_version` records how many have been applied.
 const MIGRATIONS: &[&str] = &[
@@ -24,6 +24,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0007_lobby.sql"),
     include_str!("../../migrations/0008_engine_jobs.sql"),
     include_str!("../../migrations/0009_hidden_games.sql"),
+    include_str!("../../migrations/0010_rematches.sql"),
 ];
 
 /// Enough cached statements for every statement of the store (about sixty) with room to spare.
@@ -93,7 +94,10 @@ impl Database for Sqlite {
         work: &mut dyn FnMut(&dyn Conn) -> Result<bool, StoreError>,
     ) -> Result<(), StoreError> {
         let mut conn = self.lock();
-        let tx = conn.transaction()?;
+        // Immediate: the write lock is taken at the start, so what the transaction reads stays true until it
+        // commits, even with another process on the same file (a deferred transaction that read first
+        // could only fail when it came to write).
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         // Dropping the transaction uncommitted rolls it back.
         if work(&On(&tx))? {
             tx.commit()?;
@@ -126,6 +130,10 @@ impl Conn for On<'_> {
             out.push(Row(values));
         }
         Ok(out)
+    }
+
+    fn row_lock(&self, _: RowLock) -> &'static str {
+        ""
     }
 }
 

@@ -9,7 +9,8 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use jungle_rules::Side;
 use jungle_server::cluster::event::{Change, GameEvent, MoveEvent};
-use jungle_server::room::ActionError;
+use jungle_server::cluster::unattended;
+use jungle_server::room::{ActionError, Room};
 use jungle_server::store::now_ms;
 use jungle_server::store::scratch::{ScratchSchema, test_postgres_url};
 use jungle_server::{ClusterConfig, Config, EnginePool, Hub, Limits, NewGame, Server, Store};
@@ -286,6 +287,26 @@ async fn nodes_cut_off_from_the_broker_reload_their_rooms_when_it_returns() {
     assert_eq!(blue.wait_for_ply(1).await["moves"][0], mv.as_str());
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_told_it_lost_events_reloads_its_rooms() {
+    let (_schema, db) = shared_database();
+    let a = node(&db, &broker_url()).await;
+    let b = node(&db, &broker_url()).await;
+    let (id, blue_cookie) = create(a.addr, r#"{"opponent":"friend","side":"blue"}"#).await;
+    let red_cookie = visit(b.addr, &id).await.unwrap();
+    let blue = Client::connect(a.addr, &id, Some(&blue_cookie)).await;
+    let mut red = Client::connect(b.addr, &id, Some(&red_cookie)).await;
+    // A move whose event node B never gets (stored by a node without a broker), as when B fell behind and
+    // the broker's client dropped it.
+    let elsewhere = Hub::new(Store::open(&db).unwrap(), EnginePool::new(1));
+    let room = elsewhere.room(&id).unwrap().unwrap();
+    let mv = legal(&blue.state)[0].clone();
+    room.play(&elsewhere.store, Some(Side::Blue), &mv).unwrap();
+    // The client's notice (a slow consumer: see `broker::events_may_be_lost`) makes B read its rooms again.
+    b.state.cluster().expect("a node").events_were_lost();
+    assert_eq!(red.wait_for_ply(1).await["moves"][0], mv.as_str());
+}
+
 #[tokio::test]
 async fn a_node_whose_broker_cannot_be_reached_does_not_start() {
     let (_schema, db) = shared_database();
@@ -400,4 +421,111 @@ async fn the_opponents_node_plays_a_move_from_its_event_and_reads_the_database_o
     b.apply_event(&event_2);
     assert_eq!(room_b.snapshot().moves, [first, second, third]);
     assert_eq!(room_b.snapshot().turn.0, Side::Red);
+}
+
+/// A friend game between two seated players on `hub`, `minutes` a side (none: untimed).
+fn seated_game(hub: &std::sync::Arc<Hub>, minutes: Option<f64>) -> std::sync::Arc<Room> {
+    let request = NewGame {
+        opponent: "friend".into(),
+        side: Some("blue".into()),
+        minutes,
+        ..NewGame::default()
+    };
+    let (room, _, _) = hub.create(&request, None).unwrap();
+    hub.claim_seat(&room).unwrap().unwrap();
+    room
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_asking_for_a_rematch_at_once_on_two_nodes_get_one_game() {
+    let (_schema, db) = shared_database();
+    // Two nodes that never hear of each other (no broker): neither knows of the other's rematch.
+    let a = Hub::new(Store::open(&db).unwrap(), EnginePool::new(1));
+    let b = Hub::new(Store::open(&db).unwrap(), EnginePool::new(1));
+    for round in 0..10 {
+        let room_a = seated_game(&a, None);
+        room_a.resign(&a.store, Some(Side::Red)).unwrap();
+        let room_b = b.room(&room_a.id).unwrap().unwrap();
+        // Blue asks on node A as Red asks on node B.
+        let ask = |hub: &std::sync::Arc<Hub>, room: std::sync::Arc<Room>, seat| {
+            let hub = hub.clone();
+            tokio::task::spawn_blocking(move || hub.rematch(&room, seat, None).unwrap())
+        };
+        let (blue, red) = tokio::join!(
+            ask(&a, room_a.clone(), Side::Blue),
+            ask(&b, room_b.clone(), Side::Red)
+        );
+        let (blue, red) = (blue.unwrap(), red.unwrap());
+        assert_eq!(blue.0, red.0, "round {round}: two rematches");
+        // Each has the other's old seat, with the token stored for it.
+        assert_eq!((blue.1, red.1), (Side::Red, Side::Blue));
+        let game = a.store.game(&blue.0).unwrap().unwrap();
+        assert_eq!(game.red_token.as_deref(), Some(blue.2.as_str()));
+        assert_eq!(game.blue_token.as_deref(), Some(red.2.as_str()));
+        // Both nodes show the one rematch.
+        assert_eq!(room_a.snapshot().rematch.as_deref(), Some(blue.0.as_str()));
+        assert_eq!(room_b.snapshot().rematch.as_deref(), Some(blue.0.as_str()));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_whose_clock_ran_out_while_no_node_held_it_is_decided_once_by_a_sweep() {
+    let (_schema, db) = shared_database();
+    let a = node(&db, &broker_url()).await;
+    let b = node(&db, &broker_url()).await;
+    // Played on a node that then went away (a hub of its own, holding the room; no broker): each side has
+    // moved once, and Blue's minute runs. Neither node holds the game.
+    let gone = Hub::new(Store::open(&db).unwrap(), EnginePool::new(1));
+    let room = seated_game(&gone, Some(1.0));
+    for side in [Side::Blue, Side::Red] {
+        let mv = room.lock().game.legal_moves()[0].to_string();
+        room.play(&gone.store, Some(side), &mv).unwrap();
+    }
+    let id = room.id.clone();
+    assert!(a.state.held_room(&id).is_none() && b.state.held_room(&id).is_none());
+    // Too early: nothing to decide.
+    assert!(unattended::sweep(&a.state).unwrap().is_empty());
+    // Two minutes on (looked ahead, not waited for), both nodes sweep at the same moment: one decides.
+    let later = now_ms() + 2 * 60_000;
+    let sweep = |hub: &std::sync::Arc<Hub>| {
+        let hub = hub.clone();
+        tokio::task::spawn_blocking(move || unattended::sweep_at(&hub, later).unwrap())
+    };
+    let (on_a, on_b) = tokio::join!(sweep(&a.state), sweep(&b.state));
+    let decided: Vec<String> = on_a.unwrap().into_iter().chain(on_b.unwrap()).collect();
+    assert_eq!(decided, [id.as_str()]);
+    let record = a.state.store.game(&id).unwrap().unwrap();
+    assert_eq!(
+        (record.result.as_deref(), record.termination.as_deref()),
+        (Some("0-1"), Some("time forfeit"))
+    );
+    assert!(
+        unattended::sweep_at(&b.state, later).unwrap().is_empty(),
+        "decided once"
+    );
+    // A player who comes back sees the ending.
+    let mut watcher = Client::connect(b.addr, &id, None).await;
+    let end = watcher.wait_for(|s| !s["outcome"].is_null()).await;
+    assert_eq!(end["outcome"]["winner"], "red");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_holding_a_game_a_sweep_decided_shows_the_ending() {
+    let (_schema, db) = shared_database();
+    let a = node(&db, &broker_url()).await;
+    let b = node(&db, &broker_url()).await;
+    let (id, _) = create(a.addr, r#"{"opponent":"friend","side":"blue","minutes":1}"#).await;
+    // A watcher on node A; node B, which holds nothing, sweeps as if Blue's first-move wait were long over.
+    let mut watcher = Client::connect(a.addr, &id, None).await;
+    let limits = Limits::default();
+    let later = now_ms() + (limits.join_wait + limits.first_move_wait).as_millis() as i64 + 60_000;
+    let decided = tokio::task::spawn_blocking({
+        let hub = b.state.clone();
+        move || unattended::sweep_at(&hub, later).unwrap()
+    })
+    .await
+    .unwrap();
+    assert_eq!(decided, [id.as_str()]);
+    let end = watcher.wait_for(|s| !s["outcome"].is_null()).await;
+    assert_eq!(end["outcome"]["reason"], "aborted");
 }

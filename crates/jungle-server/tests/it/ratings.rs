@@ -87,10 +87,10 @@ async fn a_rated_game_moves_both_ratings_by_glicko_2_once() {
 
     // The same ending stored again (a reload that finds the result unwritten, a retried write) moves nothing.
     store
-        .finish(&room.id, "1-0", Some("blue"), "resignation")
+        .finish(&room.id, 0, "1-0", Some("blue"), "resignation")
         .unwrap();
     store
-        .finish(&room.id, "0-1", Some("red"), "timeout")
+        .finish(&room.id, 0, "0-1", Some("red"), "timeout")
         .unwrap();
     assert_rating(store, ann_id, ann);
     assert_rating(store, bo_id, bo);
