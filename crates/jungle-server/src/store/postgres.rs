@@ -36,6 +36,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/postgres/0002_engine_jobs.sql"),
     include_str!("../../migrations/postgres/0003_hidden_games.sql"),
     include_str!("../../migrations/postgres/0004_rematches.sql"),
+    include_str!("../../migrations/postgres/0005_unfinished_games.sql"),
 ];
 
 /// The advisory lock migrations run under, so servers starting together migrate once (any constant that

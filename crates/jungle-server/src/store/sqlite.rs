@@ -25,6 +25,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0008_engine_jobs.sql"),
     include_str!("../../migrations/0009_hidden_games.sql"),
     include_str!("../../migrations/0010_rematches.sql"),
+    include_str!("../../migrations/0011_unfinished_games.sql"),
 ];
 
 /// Enough cached statements for every statement of the store (about sixty) with room to spare.
