@@ -13,7 +13,10 @@
 //! `--start-setup 0|1` (the AI sets up as the ordinary start position, else as `HiddenAi::choose_setup` does),
 //! `--uniform-setup 0|1` (the AI's setup uniformly at random, as before the setup table: the games the table
 //! is fitted to), `--setup-temperature T` (the AI's setup drawn from the fitted table at temperature T instead of
-//! the shipped one: lower favours the table's best setups more and is less random);
+//! the shipped one: lower favours the table's best setups more and is less random), `--setup-table FILE` (the AI's
+//! setup drawn from the table in FILE, as `hidden_setup_fit --out FILE` writes it: its weights per animal and
+//! place, then per pair of animals and relation, then its temperature, numbers separated by white space; a
+//! `--setup-temperature` given after it overrides the file's);
 //! `--pgn FILE` writes every game's record there (both setups, a tag `AI` with the AI's side, and tags `AISetup`
 //! and `OpponentSetup` with the setups also for games cut at 300 plies, whose records otherwise hold none). Colours
 //! alternate; the opponent's setup is random; a game still going after 300 plies counts as a draw. The summary
@@ -21,7 +24,7 @@
 
 use std::time::Duration;
 
-use jungle_hidden::ai::setup::SetupTable;
+use jungle_hidden::ai::setup::{PAIRS, PLACES, RELATIONS, SetupTable};
 use jungle_hidden::ai::{Budget, HiddenAi, LevelPlan, OneWorld};
 use jungle_hidden::record::Record;
 use jungle_hidden::{Arrangement, Effect, HiddenGame};
@@ -129,6 +132,12 @@ fn parse_args() -> Result<Options, String> {
                         format!("--setup-temperature: \"{value}\" is not a positive number")
                     })?;
             }
+            "--setup-table" => {
+                let text = std::fs::read_to_string(value)
+                    .map_err(|e| format!("--setup-table: {value}: {e}"))?;
+                options.setup_table =
+                    parse_table(&text).map_err(|e| format!("--setup-table: {value}: {e}"))?;
+            }
             "--contempt" => {
                 options.contempt = Some(
                     value
@@ -147,6 +156,38 @@ fn parse_args() -> Result<Options, String> {
     Ok(options)
 }
 
+/// A setup table from its numbers: 8 × `PLACES` weights (animals in order, places in order), `RELATIONS` ×
+/// `PAIRS` pair weights, the temperature.
+fn parse_table(text: &str) -> Result<SetupTable, String> {
+    let numbers = text
+        .split_whitespace()
+        .map(|w| {
+            w.parse::<f64>()
+                .map_err(|_| format!("\"{w}\" is not a number"))
+        })
+        .collect::<Result<Vec<f64>, String>>()?;
+    let wanted = 8 * PLACES + RELATIONS * PAIRS + 1;
+    if numbers.len() != wanted || numbers.iter().any(|n| !n.is_finite()) {
+        return Err(format!(
+            "{} numbers, not {wanted} finite ones",
+            numbers.len()
+        ));
+    }
+    let mut table = SetupTable::FITTED;
+    for (a, row) in table.weights.iter_mut().enumerate() {
+        row.copy_from_slice(&numbers[a * PLACES..(a + 1) * PLACES]);
+    }
+    for (r, row) in table.pairs.iter_mut().enumerate() {
+        let start = 8 * PLACES + r * PAIRS;
+        row.copy_from_slice(&numbers[start..start + PAIRS]);
+    }
+    table.temperature = numbers[wanted - 1];
+    if table.temperature <= 0.0 {
+        return Err("the temperature must be positive".to_string());
+    }
+    Ok(table)
+}
+
 fn main() {
     let options = match parse_args() {
         Ok(options) => options,
@@ -155,6 +196,14 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if !options.uniform_setup
+        && let Some(bits) = options.setup_table.entropy_bits(&options.rules, Side::Blue)
+    {
+        println!(
+            "the AI's setups: {bits:.2} bits of entropy (temperature {})",
+            options.setup_table.temperature
+        );
+    }
     let mut rng = StdRng::seed_from_u64(options.seed);
     let mut records = String::new();
     let (mut wins, mut draws, mut losses) = (0, 0, 0);

@@ -10,16 +10,27 @@
 //! cargo run --profile ci -p jungle-hidden --example hidden_setup_fit -- s500.pgn s501.pgn …
 //! ```
 //! Add `--opponent-setups 1` to fit the opponent's setups as well (its score is the AI's taken from one, with
-//! the same weights).
+//! the same weights), and `--pairs 1` to fit a weight for each pair of animals standing in each relation of
+//! `setup::RELATION_NAMES` as well (on the same half of the board, on the same place), with its own L2 penalty,
+//! chosen by cross-validation together with the places' penalty. `--out FILE` writes the fitted table, at the
+//! coldest temperature that keeps 8 bits of entropy (or at `--temperature T`), for `hidden_match --setup-table
+//! FILE`.
 
 use jungle_hidden::Arrangement;
-use jungle_hidden::ai::setup::{PLACE_NAMES, PLACES, SetupTable};
+use jungle_hidden::ai::setup::{
+    PAIRS, PLACE_NAMES, PLACES, RELATION_NAMES, RELATIONS, SetupTable, pair_index, relations,
+};
 use jungle_hidden::record::Record;
 use jungle_rules::{Animal, Rules, Side};
 
-/// Features: a weight per animal and place, then the intercept and "the AI is Blue" (not penalised).
-const FEATURES: usize = 8 * PLACES + 2;
+/// Features: a weight per animal and place, a weight per relation and pair of animals, then the intercept and
+/// "the AI is Blue" (not penalised).
+const PAIR_BASE: usize = 8 * PLACES;
+const INTERCEPT: usize = PAIR_BASE + RELATIONS * PAIRS;
+const FEATURES: usize = INTERCEPT + 2;
 const FOLDS: usize = 5;
+/// The pair weights' penalties tried with `--pairs 1` (infinite: no pair weights).
+const PAIR_PENALTIES: [f64; 7] = [10.0, 30.0, 100.0, 300.0, 1000.0, 3000.0, f64::INFINITY];
 /// Penalties tried; the last (infinite) fits no placement weights at all, the model to beat.
 const PENALTIES: [f64; 9] = [
     1.0,
@@ -43,10 +54,19 @@ struct Sample {
 fn main() {
     let mut files = Vec::new();
     let mut opponent_setups = false;
+    let mut pairs = false;
+    let mut out: Option<String> = None;
+    let mut out_temperature: Option<f64> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        if arg == "--opponent-setups" {
+        if arg == "--out" {
+            out = args.next();
+        } else if arg == "--temperature" {
+            out_temperature = args.next().and_then(|t| t.parse().ok());
+        } else if arg == "--opponent-setups" {
             opponent_setups = args.next().is_some_and(|v| v != "0");
+        } else if arg == "--pairs" {
+            pairs = args.next().is_some_and(|v| v != "0");
         } else {
             files.push(arg);
         }
@@ -75,7 +95,7 @@ fn main() {
             };
             if let Some(sample) = Record::parse(&chunk)
                 .ok()
-                .and_then(|record| read(&record, &rules, opponent_setups, &mut tally))
+                .and_then(|record| read(&record, &rules, opponent_setups, pairs, &mut tally))
             {
                 samples.push(sample);
             }
@@ -102,42 +122,55 @@ fn main() {
             println!();
         }
     }
-    let mut best = (f64::INFINITY, PENALTIES[0]);
-    println!("\ncross-validated log loss by penalty:");
+    let mut best = (f64::INFINITY, PENALTIES[0], f64::INFINITY);
+    println!("\ncross-validated log loss by penalty (places, pairs):");
+    let pair_penalties: &[f64] = if pairs {
+        &PAIR_PENALTIES
+    } else {
+        &[f64::INFINITY]
+    };
     for penalty in PENALTIES {
-        let mut loss = 0.0;
-        for fold in 0..FOLDS {
-            let train: Vec<&Sample> = samples
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| i % FOLDS != fold)
-                .map(|(_, s)| s)
-                .collect();
-            let w = fit(&train, penalty);
-            loss += samples
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| i % FOLDS == fold)
-                .map(|(_, s)| log_loss(&w, s))
-                .sum::<f64>();
-        }
-        loss /= samples.len().max(1) as f64;
-        println!("  {penalty:>6}: {loss:.5}");
-        if loss < best.0 {
-            best = (loss, penalty);
+        for &pair_penalty in pair_penalties {
+            let mut loss = 0.0;
+            for fold in 0..FOLDS {
+                let train: Vec<&Sample> = samples
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| i % FOLDS != fold)
+                    .map(|(_, s)| s)
+                    .collect();
+                let w = fit(&train, penalty, pair_penalty);
+                loss += samples
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| i % FOLDS == fold)
+                    .map(|(_, s)| log_loss(&w, s))
+                    .sum::<f64>();
+            }
+            loss /= samples.len().max(1) as f64;
+            println!("  {penalty:>6} {pair_penalty:>6}: {loss:.5}");
+            if loss < best.0 {
+                best = (loss, penalty, pair_penalty);
+            }
         }
     }
     let all: Vec<&Sample> = samples.iter().collect();
-    let w = fit(&all, best.1);
+    let w = fit(&all, best.1, best.2);
     let mut weights = [[0.0; PLACES]; 8];
     for (a, row) in weights.iter_mut().enumerate() {
         for (p, weight) in row.iter_mut().enumerate() {
             *weight = w[a * PLACES + p];
         }
     }
+    let mut pair_weights = [[0.0; PAIRS]; RELATIONS];
+    for (r, row) in pair_weights.iter_mut().enumerate() {
+        for (k, weight) in row.iter_mut().enumerate() {
+            *weight = w[PAIR_BASE + r * PAIRS + k];
+        }
+    }
     println!(
-        "\npenalty {}; the table (rows Rat … Elephant, columns as PLACE_NAMES):",
-        best.1
+        "\npenalty {} (pairs {}), held-out log loss {:.5}; the table (rows Rat … Elephant, columns as PLACE_NAMES):",
+        best.1, best.2, best.0
     );
     println!("const FITTED: [[f64; PLACES]; 8] = [");
     for (animal, row) in Animal::ALL.iter().zip(&weights) {
@@ -145,9 +178,29 @@ fn main() {
         println!("    [{}], // {animal}", cells.join(", "));
     }
     println!("];");
-    let intercept = w[8 * PLACES] + 0.5 * w[8 * PLACES + 1];
+    if pairs {
+        println!("const FITTED_PAIRS: [[f64; PAIRS]; RELATIONS] = [");
+        for (name, row) in RELATION_NAMES.iter().zip(&pair_weights) {
+            println!("    // {name}");
+            println!("    [");
+            for a in 0..8 {
+                for b in a + 1..8 {
+                    println!(
+                        "        {:.3}, // {} {}",
+                        row[pair_index(a, b)],
+                        Animal::ALL[a],
+                        Animal::ALL[b]
+                    );
+                }
+            }
+            println!("    ],");
+        }
+        println!("];");
+    }
+    let intercept = w[INTERCEPT] + 0.5 * w[INTERCEPT + 1];
     let uniform = SetupTable {
         weights,
+        pairs: pair_weights,
         temperature: f64::INFINITY,
     };
     let expected = |table: &SetupTable| {
@@ -200,10 +253,70 @@ fn main() {
     for temperature in TEMPERATURES {
         let table = SetupTable {
             weights,
+            pairs: pair_weights,
             temperature,
         };
         println!(
             "temperature {temperature}: entropy {:.2} bits, the model expects {:.1} %",
+            table
+                .entropy_bits(&rules, Side::Blue)
+                .expect("standard rules"),
+            100.0 * expected(&table)
+        );
+    }
+    // The coldest temperature (to 0.001) that keeps 8 bits.
+    let mut temperature = 0.1;
+    while temperature > 0.011 {
+        let table = SetupTable {
+            weights,
+            pairs: pair_weights,
+            temperature: temperature - 0.001,
+        };
+        if table
+            .entropy_bits(&rules, Side::Blue)
+            .expect("standard rules")
+            < 8.0
+        {
+            break;
+        }
+        temperature -= 0.001;
+    }
+    let table = SetupTable {
+        weights,
+        pairs: pair_weights,
+        temperature,
+    };
+    println!(
+        "the coldest temperature keeping 8 bits: {temperature:.3} ({:.2} bits), the model expects {:.1} %",
+        table
+            .entropy_bits(&rules, Side::Blue)
+            .expect("standard rules"),
+        100.0 * expected(&table)
+    );
+    if let Some(path) = out {
+        let table = SetupTable {
+            temperature: out_temperature.unwrap_or(temperature),
+            ..table
+        };
+        let mut text = String::new();
+        for row in &table.weights {
+            let cells: Vec<String> = row.iter().map(|w| format!("{w:.6}")).collect();
+            text.push_str(&cells.join(" "));
+            text.push('\n');
+        }
+        for row in &table.pairs {
+            let cells: Vec<String> = row.iter().map(|w| format!("{w:.6}")).collect();
+            text.push_str(&cells.join(" "));
+            text.push('\n');
+        }
+        text.push_str(&format!("{}\n", table.temperature));
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("hidden_setup_fit: {path}: {e}");
+            std::process::exit(2);
+        }
+        println!(
+            "wrote {path}: temperature {}, {:.2} bits, the model expects {:.1} %",
+            table.temperature,
             table
                 .entropy_bits(&rules, Side::Blue)
                 .expect("standard rules"),
@@ -217,6 +330,7 @@ fn read(
     record: &Record,
     rules: &Rules,
     opponent_setups: bool,
+    pairs: bool,
     tally: &mut [[[(u32, f64); PLACES]; 8]; 2],
 ) -> Option<Sample> {
     if &record.rules != rules {
@@ -242,21 +356,33 @@ fn read(
     let mut x = Vec::new();
     for (i, arrangement) in setups.iter().enumerate() {
         let places = SetupTable::places(rules, arrangement.side())?;
-        for (&place, animal) in places.iter().zip(arrangement.animals()) {
+        let halves = SetupTable::halves(rules, arrangement.side())?;
+        let animals = arrangement.animals();
+        let sign = if i == 0 { 1.0 } else { -1.0 };
+        for (&place, animal) in places.iter().zip(&animals) {
             let cell = &mut tally[i][animal.index()][place];
             cell.0 += 1;
             cell.1 += score;
             if i == 0 || opponent_setups {
-                x.push((
-                    animal.index() * PLACES + place,
-                    if i == 0 { 1.0 } else { -1.0 },
-                ));
+                x.push((animal.index() * PLACES + place, sign));
+            }
+        }
+        if pairs && (i == 0 || opponent_setups) {
+            for a in 0..animals.len() {
+                for b in a + 1..animals.len() {
+                    let pair = pair_index(animals[a].index(), animals[b].index());
+                    for (r, holds) in relations(&places, &halves, a, b).into_iter().enumerate() {
+                        if holds {
+                            x.push((PAIR_BASE + r * PAIRS + pair, sign));
+                        }
+                    }
+                }
             }
         }
     }
-    x.push((8 * PLACES, 1.0));
+    x.push((INTERCEPT, 1.0));
     if ai == Side::Blue {
-        x.push((8 * PLACES + 1, 1.0));
+        x.push((INTERCEPT + 1, 1.0));
     }
     Some(Sample { x, score })
 }
@@ -274,15 +400,15 @@ fn log_loss(w: &[f64], sample: &Sample) -> f64 {
     -(sample.score * p.ln() + (1.0 - sample.score) * (1.0 - p).ln())
 }
 
-/// Weights minimising the summed log loss plus `penalty` × the squared placement weights (an infinite penalty
-/// fits the intercept and side alone), by Newton's method.
-fn fit(samples: &[&Sample], penalty: f64) -> Vec<f64> {
-    let penalty = penalty.min(1e12);
+/// Weights minimising the summed log loss plus `penalty` × the squared placement weights and `pair_penalty` ×
+/// the squared pair weights (an infinite penalty fits no such weights), by Newton's method.
+fn fit(samples: &[&Sample], penalty: f64, pair_penalty: f64) -> Vec<f64> {
     let mut w = vec![0.0; FEATURES];
     for _ in 0..30 {
         let mut gradient = vec![0.0; FEATURES];
         let mut hessian = vec![vec![0.0; FEATURES]; FEATURES];
-        for i in 0..8 * PLACES {
+        for i in 0..INTERCEPT {
+            let penalty = if i < PAIR_BASE { penalty } else { pair_penalty }.min(1e12);
             gradient[i] = penalty * w[i];
             hessian[i][i] = penalty;
         }

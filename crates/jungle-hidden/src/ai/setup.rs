@@ -65,11 +65,43 @@ const FITTED: [[f64; PLACES]; 8] = [
     [-0.177, 0.078, -0.045, 0.144],  // Elephant
 ];
 
-/// A table of weights per animal and place, and the temperature setups are drawn at.
+/// How two animals' start squares can stand to each other, for the table's pair weights: on the same half of
+/// the board (both on the a–c files or both on the e–g files), and on the same place (a square and its mirror
+/// image).
+pub const RELATIONS: usize = 2;
+
+/// The relations' names, in the order of [`SetupTable::pairs`].
+pub const RELATION_NAMES: [&str; RELATIONS] = ["same half", "same place"];
+
+/// How many unordered pairs of the eight animals there are.
+pub const PAIRS: usize = 28;
+
+/// The index of the unordered pair of the animals of indices `a` and `b` (different), 0 to 27.
+pub fn pair_index(a: usize, b: usize) -> usize {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    debug_assert!(hi < 8 && lo < hi);
+    // Pairs (0, 1..8), then (1, 2..8), …: the rows before `lo` hold 7 + 6 + … of them.
+    lo * (15 - lo) / 2 + (hi - lo - 1)
+}
+
+/// No pair weights: a table of places alone.
+pub const NO_PAIRS: [[f64; PAIRS]; RELATIONS] = [[0.0; PAIRS]; RELATIONS];
+
+/// A table of weights per animal and place, per pair of animals standing in each relation, and the temperature
+/// setups are drawn at.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SetupTable {
     pub weights: [[f64; PLACES]; 8],
+    /// `pairs[relation][pair_index(a, b)]`: added to the score when animals `a` and `b` stand in `relation`
+    /// ([`RELATION_NAMES`]).
+    pub pairs: [[f64; PAIRS]; RELATIONS],
     pub temperature: f64,
+}
+
+/// Which relations (in the order of [`RELATION_NAMES`]) the start squares `i` and `j` of a side stand in, given
+/// each start square's place and half of the board (0: the a–c files, 1: the e–g files).
+pub fn relations(places: &[usize], halves: &[usize], i: usize, j: usize) -> [bool; RELATIONS] {
+    [halves[i] == halves[j], places[i] == places[j]]
 }
 
 /// The place of `square` for `side`'s start squares on the standard board, if it is one of them.
@@ -93,8 +125,21 @@ impl SetupTable {
     /// The table the AI uses.
     pub const FITTED: SetupTable = SetupTable {
         weights: FITTED,
+        pairs: NO_PAIRS,
         temperature: TEMPERATURE,
     };
+
+    /// The half of the board of each of `side`'s start squares (0: the a–c files, 1: the e–g files), in increasing
+    /// square order, when the table applies to `rules`.
+    pub fn halves(rules: &Rules, side: Side) -> Option<Vec<usize>> {
+        SetupTable::places(rules, side)?;
+        Some(
+            Arrangement::start_squares(rules, side)
+                .into_iter()
+                .map(|sq| usize::from(sq.file() > 3))
+                .collect(),
+        )
+    }
 
     /// The place of each of `side`'s start squares, in increasing square order, when the table applies to
     /// `rules`: the standard rules (every animal in play, the standard board and start squares).
@@ -110,19 +155,34 @@ impl SetupTable {
         (places.len() == 2 * PLACES && each_twice).then_some(places)
     }
 
-    /// The score of the animals `animals` standing on start squares of the places `places`, in order.
-    fn score_of(&self, places: &[usize], animals: &[Animal]) -> f64 {
-        places
+    /// The score of the animals `animals` standing on start squares of the places `places` and the halves
+    /// `halves`, in order.
+    fn score_of(&self, places: &[usize], halves: &[usize], animals: &[Animal]) -> f64 {
+        let mut score: f64 = places
             .iter()
             .zip(animals)
             .map(|(&place, animal)| self.weights[animal.index()][place])
-            .sum()
+            .sum();
+        if self.pairs != NO_PAIRS {
+            for i in 0..animals.len() {
+                for j in i + 1..animals.len() {
+                    let pair = pair_index(animals[i].index(), animals[j].index());
+                    for (r, holds) in relations(places, halves, i, j).into_iter().enumerate() {
+                        if holds {
+                            score += self.pairs[r][pair];
+                        }
+                    }
+                }
+            }
+        }
+        score
     }
 
     /// The score of an arrangement, when the table applies to its rules.
     pub fn score(&self, rules: &Rules, arrangement: &Arrangement) -> Option<f64> {
         let places = SetupTable::places(rules, arrangement.side())?;
-        Some(self.score_of(&places, &arrangement.animals()))
+        let halves = SetupTable::halves(rules, arrangement.side())?;
+        Some(self.score_of(&places, &halves, &arrangement.animals()))
     }
 
     /// The probability that `animal` stands on `place` in a setup drawn for `side`, when the table applies.
@@ -146,13 +206,14 @@ impl SetupTable {
     /// Every setup of `side` (animals in start-square order) with its probability, when the table applies.
     pub fn distribution(&self, rules: &Rules, side: Side) -> Option<Vec<([Animal; 8], f64)>> {
         let places = SetupTable::places(rules, side)?;
+        let halves = SetupTable::halves(rules, side)?;
         let mut animals: [Animal; 8] = Arrangement::standard(rules, side)
             .animals()
             .try_into()
             .ok()?;
         let mut setups = Vec::with_capacity(40_320);
         for_each_permutation(&mut animals, &mut |animals| {
-            let score = self.score_of(&places, animals);
+            let score = self.score_of(&places, &halves, animals);
             setups.push((animals.try_into().expect("eight animals"), score));
         });
         let best = setups
@@ -255,6 +316,77 @@ mod tests {
     }
 
     #[test]
+    fn pair_indices_number_the_28_pairs_once_each_and_halves_split_the_files() {
+        let mut seen = HashSet::new();
+        for a in 0..8 {
+            for b in 0..8 {
+                if a != b {
+                    assert_eq!(pair_index(a, b), pair_index(b, a));
+                    assert!(pair_index(a, b) < PAIRS);
+                    seen.insert(pair_index(a, b));
+                }
+            }
+        }
+        assert_eq!(seen.len(), PAIRS);
+        let rules = Rules::default();
+        // Blue a1 g1 b2 f2 a3 c3 e3 g3; Red a7 c7 e7 g7 b8 f8 a9 g9.
+        assert_eq!(
+            SetupTable::halves(&rules, Side::Blue).unwrap(),
+            [0, 1, 0, 1, 0, 0, 1, 1]
+        );
+        assert_eq!(
+            SetupTable::halves(&rules, Side::Red).unwrap(),
+            [0, 0, 1, 1, 0, 1, 0, 1]
+        );
+        let checkers: Rules = "animal-checkers".parse().unwrap();
+        assert!(SetupTable::halves(&checkers, Side::Blue).is_none());
+    }
+
+    #[test]
+    fn a_pair_weight_draws_the_pair_in_its_relation_more_often() {
+        // The Lion and the Tiger on the same half weigh 1 logit: of the 7 squares left for the Tiger once the
+        // Lion stands, 3 are on its half, so they stand together with probability 3e/(3e + 4) ≈ 0.67 (uniform 3/7).
+        let rules = Rules::default();
+        let mut pairs = NO_PAIRS;
+        pairs[0][pair_index(Animal::Lion.index(), Animal::Tiger.index())] = 1.0;
+        let table = SetupTable {
+            weights: [[0.0; PLACES]; 8],
+            pairs,
+            temperature: 1.0,
+        };
+        let halves = SetupTable::halves(&rules, Side::Red).unwrap();
+        let together: f64 = table
+            .distribution(&rules, Side::Red)
+            .unwrap()
+            .iter()
+            .filter(|(animals, _)| {
+                let half = |animal| halves[animals.iter().position(|&a| a == animal).unwrap()];
+                half(Animal::Lion) == half(Animal::Tiger)
+            })
+            .map(|&(_, p)| p)
+            .sum();
+        let e = 1.0f64.exp();
+        let expected = 3.0 * e / (3.0 * e + 4.0);
+        assert!((together - expected).abs() < 1e-9, "{together} {expected}");
+        // A setup and its mirror image stay equally likely.
+        let squares = Arrangement::start_squares(&rules, Side::Red);
+        let mirror: Vec<usize> = squares
+            .iter()
+            .map(|sq| squares.iter().position(|&m| m == sq.mirror()).unwrap())
+            .collect();
+        let setups = table.distribution(&rules, Side::Red).unwrap();
+        let probability: std::collections::HashMap<[Animal; 8], f64> =
+            setups.iter().copied().collect();
+        for (animals, p) in setups.iter().step_by(97) {
+            let mut mirrored = *animals;
+            for (i, &m) in mirror.iter().enumerate() {
+                mirrored[m] = animals[i];
+            }
+            assert!((probability[&mirrored] - p).abs() < 1e-15);
+        }
+    }
+
+    #[test]
     fn the_table_applies_to_the_standard_rules_only_and_elsewhere_setups_are_uniform() {
         for preset in Preset::ALL {
             let rules = Rules::preset(preset);
@@ -329,14 +461,22 @@ mod tests {
         let uniform_mean = setups
             .iter()
             .map(|(animals, _)| {
-                table.score_of(&SetupTable::places(&rules, Side::Red).unwrap(), animals)
+                table.score_of(
+                    &SetupTable::places(&rules, Side::Red).unwrap(),
+                    &SetupTable::halves(&rules, Side::Red).unwrap(),
+                    animals,
+                )
             })
             .sum::<f64>()
             / setups.len() as f64;
         let table_mean = setups
             .iter()
             .map(|(animals, p)| {
-                p * table.score_of(&SetupTable::places(&rules, Side::Red).unwrap(), animals)
+                p * table.score_of(
+                    &SetupTable::places(&rules, Side::Red).unwrap(),
+                    &SetupTable::halves(&rules, Side::Red).unwrap(),
+                    animals,
+                )
             })
             .sum::<f64>();
         assert!(
@@ -392,6 +532,7 @@ mod tests {
         weights[Animal::Rat.index()][0] = 2.0;
         let table = SetupTable {
             weights,
+            pairs: NO_PAIRS,
             temperature: 1.0,
         };
         let cornered = |animals: &[Animal]| {
