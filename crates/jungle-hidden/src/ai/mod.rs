@@ -44,6 +44,15 @@ const TOP_CONTEMPT: i32 = 50;
 /// the one-world baseline valuing the race higher (docs/hidden.md).
 const TOP_DEN_DISTANCE_PERCENT: i32 = 150;
 
+/// The top levels' value of a jumper's jumps (the Lion's and the Tiger's `EVAL_WEIGHTS.jumper`, part of their
+/// material), in percent of the open game's: a revealed Lion or Tiger that jumps is often taken by a piece the AI
+/// did not know, and the AI scored more against the one-world baseline valuing them less (docs/hidden.md).
+const TOP_JUMPER_PERCENT: i32 = 50;
+
+/// The top levels' bonus for a jumper standing where it can jump (`EVAL_WEIGHTS.jumper_on_bank`), in percent of
+/// the open game's (measured together with `TOP_JUMPER_PERCENT`).
+const TOP_JUMPER_ON_BANK_PERCENT: i32 = 0;
+
 /// The deepest whole-world search (level 8's, and the baseline's), when no budget stops it sooner.
 const MAX_DEPTH: u32 = 64;
 
@@ -66,6 +75,11 @@ pub struct LevelPlan {
     pub keep_world: bool,
     /// The engine's bonus for nearness to the enemy den, in percent of the open game's.
     pub den_distance_percent: i32,
+    /// The engine's value of a jumper's jumps (`Weights::jumper`), in percent of the open game's.
+    pub jumper_percent: i32,
+    /// The engine's bonus for a jumper standing where it can jump (`Weights::jumper_on_bank`), in percent of the
+    /// open game's.
+    pub jumper_on_bank_percent: i32,
     /// Whether the AI sets its animals up as the ordinary start position does, instead of at random.
     pub start_setup: bool,
     /// Whether the worlds' searches evaluate with the engine's learned net (`EngineOptions::use_nnue`) instead
@@ -100,6 +114,8 @@ impl LevelPlan {
             // A kept world scored about 10 points more against the one-world baseline (docs/hidden.md).
             keep_world: top,
             den_distance_percent: if top { TOP_DEN_DISTANCE_PERCENT } else { 100 },
+            jumper_percent: if top { TOP_JUMPER_PERCENT } else { 100 },
+            jumper_on_bank_percent: if top { TOP_JUMPER_ON_BANK_PERCENT } else { 100 },
             // Never by default: a setup known in advance hands the opponent every hidden identity, and the
             // ordinary setup's gain against the baseline was inside the noise (docs/hidden.md).
             start_setup: false,
@@ -177,6 +193,8 @@ impl HiddenAi {
         for bonus in &mut weights.den_distance {
             *bonus = *bonus * plan.den_distance_percent / 100;
         }
+        weights.jumper = weights.jumper * plan.jumper_percent / 100;
+        weights.jumper_on_bank = weights.jumper_on_bank * plan.jumper_on_bank_percent / 100;
         self.engine.set_weights(weights);
         if self.engine.options().use_nnue != plan.nnue {
             let options = EngineOptions {
@@ -185,6 +203,14 @@ impl HiddenAi {
             };
             self.engine.set_options(options);
         }
+        self
+    }
+
+    /// The same AI evaluating with `weights` instead of the open game's with its plan's den bonus (for measuring
+    /// weights against each other: `hidden_match --weights`).
+    #[must_use]
+    pub fn with_weights(mut self, weights: jungle_search::Weights) -> HiddenAi {
+        self.engine.set_weights(weights);
         self
     }
 
