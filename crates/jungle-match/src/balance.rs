@@ -14,8 +14,11 @@ pub struct BalanceCheck {
 
 impl BalanceCheck {
     pub fn new(depth: u32, margin: i32) -> BalanceCheck {
+        // The hand-written evaluation, not the engine's default (the learned net under the standard rules):
+        // a seed (`-srand`) keeps generating the openings of the matches measured before the switch.
         let options = EngineOptions {
             hash_mb: 4,
+            use_nnue: false,
             ..EngineOptions::default()
         };
         BalanceCheck {

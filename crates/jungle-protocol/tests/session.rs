@@ -262,10 +262,11 @@ fn an_unusable_tablebase_path_is_reported_and_the_engine_plays_on() {
     assert_eq!(bestmoves(&lines).len(), 1, "{lines:?}");
 }
 
-/// `Use NNUE` switches `eval` (and the search) to the learned net under the standard rules, not under others;
-/// an unreadable `EvalFile` is reported and the hand-written evaluation stays.
+/// `Use NNUE` is on by default (announced so): `eval` (and the search) use the learned net under the standard
+/// rules and the hand-written evaluation under others, and `Use NNUE false` evaluates by hand everywhere; an
+/// unreadable `EvalFile` is reported and the hand-written evaluation is used.
 #[test]
-fn use_nnue_switches_the_evaluation_and_a_bad_eval_file_is_reported() {
+fn use_nnue_is_the_default_under_the_standard_rules_and_a_bad_eval_file_is_reported() {
     let fen = "l4ct/1d5/rp2w1e/7/7/7/2P2R1/ECW2D1/T5L b 9 5";
     let evaluation = |script: &str| -> Vec<String> {
         run(script)
@@ -273,20 +274,30 @@ fn use_nnue_switches_the_evaluation_and_a_bad_eval_file_is_reported() {
             .filter(|l| l.starts_with("Evaluation:") || l.starts_with("info string"))
             .collect()
     };
-    let hand = evaluation(&format!("position fen {fen}\neval\n"));
+    assert!(
+        run("uci\n")
+            .iter()
+            .any(|l| l == "option name Use NNUE type check default true"),
+        "Use NNUE is announced as on by default"
+    );
+    let default = evaluation(&format!("position fen {fen}\neval\n"));
     let net = evaluation(&format!(
         "setoption name Use NNUE value true\nposition fen {fen}\neval\n"
     ));
+    let hand = evaluation(&format!(
+        "setoption name Use NNUE value false\nposition fen {fen}\neval\n"
+    ));
     assert_eq!(hand.len(), 1, "{hand:?}");
+    assert_eq!(default, net);
     assert_ne!(hand, net);
     let modern = |extra: &str| {
         evaluation(&format!(
             "setoption name Rules value modern\n{extra}position fen {fen}\neval\n"
         ))
     };
-    assert_eq!(modern(""), modern("setoption name Use NNUE value true\n"));
+    assert_eq!(modern(""), modern("setoption name Use NNUE value false\n"));
     let bad = evaluation(&format!(
-        "setoption name Use NNUE value true\nsetoption name EvalFile value /no/such/net.nnue\nposition fen {fen}\neval\n"
+        "setoption name EvalFile value /no/such/net.nnue\nposition fen {fen}\neval\n"
     ));
     assert!(
         bad[0].starts_with("info string") && bad[0].contains("/no/such/net.nnue"),

@@ -104,11 +104,15 @@ pub fn reply(pos: &Position, rules: &Rules, nodes: u64) -> Option<Move> {
     engine.go(&Limits::nodes(nodes), &mut |_| {}).best_move
 }
 
+/// A search of the puzzles' making and verifying: with the hand-written evaluation, not the engine's default
+/// learned net, because the collection (docs/puzzles.md) was made with it and `verify` must repeat the very
+/// searches that made it.
 fn fresh_engine(multipv: usize) -> Engine {
     Engine::new(EngineOptions {
         hash_mb: 16,
         threads: 1,
         multipv,
+        use_nnue: false,
         ..EngineOptions::default()
     })
 }

@@ -126,10 +126,13 @@ pub fn game_puzzles(
             return Vec::new();
         }
     }
+    // The game's own searches evaluate by hand, as the judge's do (`judge::fresh_engine`): the collection was
+    // made so, and a seed must keep giving its games.
     let mut engine = Engine::new(EngineOptions {
         hash_mb: 16,
         threads: 1,
         multipv: 2,
+        use_nnue: false,
         ..EngineOptions::default()
     });
     let mut found = Vec::new();

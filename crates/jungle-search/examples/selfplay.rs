@@ -2,7 +2,8 @@
 //! play pairs of games from random balanced openings, colours swapped within a pair.
 //!
 //! `cargo run --release -p jungle-search --example selfplay -- --a all --b none --games 100 --movetime 100`
-//! (`--depth-a N` / `--depth-b N` give one side a fixed depth instead; `--rules modern` other rules)
+//! (`--depth-a N` / `--depth-b N` give one side a fixed depth instead; `--rules modern` other rules; `--hand` the
+//! hand-written evaluation instead of the learned net under the standard rules)
 //!
 //! A configuration is `all` (the engine's defaults, `Features::ALL`), `none`, or `all-FEATURE,...` / `none+FEATURE,...` with features `nmp` (null move),
 //! `rfp` (reverse futility), `lmr`, `lmp`, `fut` (futility), `asp` (aspiration), `qthreat` (den threats in
@@ -151,9 +152,19 @@ fn main() {
         Err(_) => limits.clone(),
     };
     let (limits_a, limits_b) = (limits_of("--depth-a"), limits_of("--depth-b"));
+    // `--hand`: the hand-written evaluation under every rule set instead of the engine's default (the learned
+    // net under the standard rules). The measurements in docs/engine.md were made with it, and the weights of
+    // `--weights-a`/`--weights-b` are the hand-written evaluation's (the net does not read them).
+    let hand = args.iter().any(|a| a == "--hand");
+    let weighted = !get("--weights-a", "").is_empty() || !get("--weights-b", "").is_empty();
+    assert!(
+        hand || !weighted || rules != Rules::default(),
+        "--weights-a/--weights-b change the hand-written evaluation: add --hand"
+    );
     let options = EngineOptions {
         hash_mb: 16,
         move_overhead_ms: 0,
+        use_nnue: !hand,
         ..EngineOptions::default()
     };
     let weights = |name: &str| {

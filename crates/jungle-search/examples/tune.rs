@@ -34,8 +34,11 @@ fn is_quiet(pos: &Position, rules: &Rules) -> bool {
 
 fn generate(games: usize, nodes: u64, out: &str, rules: &Rules) {
     let mut file = std::io::BufWriter::new(std::fs::File::create(out).expect("output file"));
+    // The games are played with the evaluation being tuned, the hand-written one (not the engine's default,
+    // the learned net, under the standard rules).
     let mut engine = Engine::new(EngineOptions {
         hash_mb: 8,
+        use_nnue: false,
         ..EngineOptions::default()
     });
     let mut rng = Lcg(12345);

@@ -29,6 +29,40 @@ fn the_net_evaluates_the_rules_it_was_trained_on_and_only_those() {
     }
 }
 
+/// The default options evaluate with the built-in net under the standard rules (the net won the SPRTs in
+/// docs/engine.md) and by hand under every rule set it was not trained on; `use_nnue: false` is the
+/// hand-written evaluation everywhere.
+#[test]
+fn by_default_the_net_evaluates_the_standard_rules_and_the_hand_written_evaluation_the_others() {
+    assert!(EngineOptions::default().use_nnue);
+    assert_eq!(Network::embedded().rules(), &Rules::default());
+    let fen = "l4ct/1d5/rp2w1e/7/7/7/2P2R1/ECW2D1/T5L b 9 5";
+    for (rules, net) in [
+        ("standard", true),
+        ("modern", false),
+        ("leiden", false),
+        ("dog-swims=true", false),
+    ] {
+        let rules: Rules = rules.parse().unwrap();
+        let pos = Position::from_fen(fen, &rules).unwrap();
+        let game = Game::from_position(rules.clone(), pos);
+        let mut default = Engine::new(EngineOptions::default());
+        default.set_game(&game);
+        assert_eq!(default.active_network().is_some(), net, "{rules}");
+        let hand = Evaluator::new(&rules).evaluate(&pos);
+        let expected = if net {
+            Network::embedded().evaluate(&pos)
+        } else {
+            hand
+        };
+        assert_eq!(default.evaluate(), expected, "{rules}");
+        let mut by_hand = engine(false);
+        by_hand.set_game(&game);
+        assert!(by_hand.active_network().is_none());
+        assert_eq!(by_hand.evaluate(), hand, "{rules}");
+    }
+}
+
 #[test]
 fn the_search_uses_the_net_and_plays_legal_moves() {
     let rules = Rules::default();

@@ -460,17 +460,73 @@ fn insert_game_on(conn: &dyn Conn, g: &GameRecord) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// The two tables a kind of game is stored in: its row (with its ending) and its moves (one a ply, the key
+/// (game, ply)). Open and hidden games end, and refuse moves after their ending, by the same code over their
+/// own tables ([`end_on`], [`refuse_if_ended`]).
+#[derive(Clone, Copy, Debug)]
+struct Tables {
+    games: &'static str,
+    moves: &'static str,
+}
+
+/// Open games: `games` and `moves`.
+const OPEN: Tables = Tables {
+    games: "games",
+    moves: "moves",
+};
+
+/// Hidden Jungle games: `hidden_games` and `hidden_moves`.
+const HIDDEN: Tables = Tables {
+    games: "hidden_games",
+    moves: "hidden_moves",
+};
+
 /// Locks a game's row until the end of the transaction `tx` (every write that must see the game as it is —
 /// a move, an ending — takes this lock first, so two of them never both act on what they read); whether the
 /// game has an ending, `None` when there is no such game.
-fn lock_game(tx: &dyn Conn, id: &str) -> Result<Option<bool>, StoreError> {
+fn lock_game(tx: &dyn Conn, tables: Tables, id: &str) -> Result<Option<bool>, StoreError> {
     let sql = format!(
-        "SELECT result FROM games WHERE id = ?1{}",
+        "SELECT result FROM {} WHERE id = ?1{}",
+        tables.games,
         tx.row_lock(RowLock::Wait)
     );
     tx.query_opt(&sql, params![id], |r| {
         Ok(r.get::<Option<String>>(0)?.is_some())
     })
+}
+
+/// Locks a game's row for a move (inside the transaction `tx` that then inserts it): [`StoreError::Finished`]
+/// when the game's ending is stored.
+fn refuse_if_ended(tx: &dyn Conn, tables: Tables, id: &str) -> Result<(), StoreError> {
+    if lock_game(tx, tables, id)?.is_some_and(|ended| ended) {
+        return Err(StoreError::Finished);
+    }
+    Ok(())
+}
+
+/// Stores a game's ending inside the transaction `tx`, as decided after its first `plies` moves, unless it
+/// already has one or a move at `plies` or later is stored (both read under the game's row lock); whether
+/// this call decided it, and when (Unix ms).
+fn end_on(
+    tx: &dyn Conn,
+    tables: Tables,
+    id: &str,
+    plies: u32,
+    ending: (&str, Option<&str>, &str),
+) -> Result<Option<i64>, StoreError> {
+    if lock_game(tx, tables, id)?.is_some_and(|ended| ended) || stored_from(tx, tables, id, plies)?
+    {
+        return Ok(None);
+    }
+    let (result, winner, termination) = ending;
+    let now = now_ms();
+    let sql = format!(
+        "UPDATE {} SET result = ?2, winner = ?3, termination = ?4, finished_at = ?5
+         WHERE id = ?1 AND result IS NULL",
+        tables.games
+    );
+    let decided = tx.execute(&sql, params![id, result, winner, termination, now])? == 1;
+    Ok(decided.then_some(now))
 }
 
 /// [`Store::finish`] inside the transaction `tx`.
@@ -482,38 +538,28 @@ fn finish_on(
     winner: Option<&str>,
     termination: &str,
 ) -> Result<bool, StoreError> {
-    if lock_game(tx, id)?.is_some_and(|ended| ended) || stored_from(tx, id, plies)? {
+    let Some(now) = end_on(tx, OPEN, id, plies, (result, winner, termination))? else {
         return Ok(false);
-    }
-    let now = now_ms();
-    let decided = tx.execute(
-        "UPDATE games SET result = ?2, winner = ?3, termination = ?4, finished_at = ?5
-         WHERE id = ?1 AND result IS NULL",
-        params![id, result, winner, termination, now],
-    )? == 1;
-    if decided {
-        ratings::settle_on(tx, id, result, winner, now)?;
-    }
-    Ok(decided)
+    };
+    ratings::settle_on(tx, id, result, winner, now)?;
+    Ok(true)
 }
 
 /// Whether a move at `ply` or later is stored.
-fn stored_from(conn: &dyn Conn, id: &str, ply: u32) -> Result<bool, StoreError> {
+fn stored_from(conn: &dyn Conn, tables: Tables, id: &str, ply: u32) -> Result<bool, StoreError> {
+    let sql = format!(
+        "SELECT 1 FROM {} WHERE game_id = ?1 AND ply >= ?2 LIMIT 1",
+        tables.moves
+    );
     Ok(conn
-        .query_opt(
-            "SELECT 1 FROM moves WHERE game_id = ?1 AND ply >= ?2 LIMIT 1",
-            params![id, ply],
-            |_| Ok(()),
-        )?
+        .query_opt(&sql, params![id, ply], |_| Ok(()))?
         .is_some())
 }
 
 /// Inserts one move inside the transaction `tx`, only while the game has no ending (its row locked:
-/// [`lock_game`]); the key (game, ply) refuses a second move at the same ply.
+/// [`refuse_if_ended`]); the key (game, ply) refuses a second move at the same ply.
 fn insert_move_on(tx: &dyn Conn, id: &str, m: &MoveRecord) -> Result<(), StoreError> {
-    if lock_game(tx, id)?.is_some_and(|ended| ended) {
-        return Err(StoreError::Finished);
-    }
+    refuse_if_ended(tx, OPEN, id)?;
     tx.execute(
         "INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![id, m.ply, m.mv, m.blue_ms, m.red_ms, now_ms()],
@@ -551,7 +597,7 @@ pub(crate) mod tests {
     }
 
     /// Rounds of a race test: enough that two writers meet inside each other's transaction many times.
-    const RACES: usize = 200;
+    pub(crate) const RACES: usize = 200;
 
     pub(crate) fn a_move(ply: u32, mv: &str) -> MoveRecord {
         MoveRecord {

@@ -7,11 +7,13 @@ use std::sync::Arc;
 
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use jungle_rules::Side;
+use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::time::Instant;
 
 use crate::engine::EnginePool;
 use crate::hub::Hub;
+use crate::limits::Limits;
 use crate::protocol::{ClientMessage, ProtocolError, ServerMessage, SideName};
 use crate::room::{ActionError, Mode, Room};
 
@@ -78,52 +80,67 @@ pub(crate) fn answer_frame(
     }
 }
 
-/// Serves one connection until either side closes it, nothing arrives for the idle limit, or the client sends
-/// faster than its message limit. `seat` is the seat the connection's token holds.
-pub async fn serve_connection<Tx, Rx>(
-    hub: Arc<Hub>,
-    room: Arc<Room>,
-    seat: Option<Side>,
+/// Where a game connection's states come from as its room changes.
+pub(crate) trait States {
+    /// The next state to send, once there is one; `None` once the room is gone. Cancel-safe (it is a branch
+    /// of the connection's `select!`): a call dropped before it answers loses no state.
+    async fn next(&mut self) -> Option<Arc<str>>;
+}
+
+/// An open game's states: each one the room broadcasts, in order.
+struct Broadcasts<'a> {
+    room: &'a Room,
+    updates: broadcast::Receiver<Arc<str>>,
+}
+
+impl States for Broadcasts<'_> {
+    async fn next(&mut self) -> Option<Arc<str>> {
+        match self.updates.recv().await {
+            Ok(text) => Some(text),
+            // A slow watcher missed some states: the newest one says everything.
+            Err(RecvError::Lagged(_)) => Some(self.room.snapshot_json()),
+            Err(RecvError::Closed) => None,
+        }
+    }
+}
+
+/// What every game connection does, open or hidden: sends `greeting`, then until either side closes it,
+/// nothing arrives for the idle limit, or the client sends faster than its message limit, answers each frame
+/// (by [`answer_frame`]: text is carried out by `handle`, errors written by `error_json`) and sends each
+/// state `states` gives.
+pub(crate) async fn relay<Tx, Rx>(
+    limits: &Limits,
     mut tx: Tx,
     mut rx: Rx,
+    greeting: impl IntoIterator<Item = String>,
+    mut states: impl States,
+    error_json: fn(&str) -> String,
+    mut handle: impl FnMut(&str) -> Option<String>,
 ) where
     Tx: Sink<String> + Unpin,
     Rx: Stream<Item = Incoming> + Unpin,
 {
-    let idle = hub.limits.connection_idle;
-    let per_minute = hub.limits.messages_per_minute;
-    let flood = crate::rate::message_flood(per_minute);
+    let idle = limits.connection_idle;
+    let flood = crate::rate::message_flood(limits.messages_per_minute);
     let mut heard = Instant::now();
-    // Counted in the room until this function ends, however it ends (before subscribing: the others are
-    // told of the arrival, this connection sees it in its first snapshot).
-    let _attendance = Attendance::new(&room, seat);
-    // Subscribe before the first snapshot, so no change falls between them.
-    let mut updates = room.subscribe();
-    let welcome = ServerMessage::Welcome {
-        seat: seat.map(SideName),
-    };
-    if tx.send(welcome.to_json()).await.is_err() {
-        return;
-    }
-    if tx.send(room.snapshot_json().to_string()).await.is_err() {
-        return;
+    for text in greeting {
+        if tx.send(text).await.is_err() {
+            return;
+        }
     }
     loop {
         tokio::select! {
             () = tokio::time::sleep_until(heard + idle) => break,
             frame = rx.next() => {
                 heard = Instant::now();
-                let answer = answer_frame(frame, &flood, error_json, |text| handle(&hub, &room, seat, text));
+                let answer = answer_frame(frame, &flood, error_json, &mut handle);
                 if !answer.deliver(&mut tx).await {
                     break;
                 }
             }
-            update = updates.recv() => {
-                let text = match update {
-                    Ok(text) => text,
-                    // A slow watcher missed some states: the newest one says everything.
-                    Err(RecvError::Lagged(_)) => room.snapshot_json(),
-                    Err(RecvError::Closed) => break,
+            state = states.next() => {
+                let Some(text) = state else {
+                    break;
                 };
                 if tx.send(text.to_string()).await.is_err() {
                     break;
@@ -131,6 +148,36 @@ pub async fn serve_connection<Tx, Rx>(
             }
         }
     }
+}
+
+/// Serves one connection until either side closes it, nothing arrives for the idle limit, or the client sends
+/// faster than its message limit. `seat` is the seat the connection's token holds.
+pub async fn serve_connection<Tx, Rx>(
+    hub: Arc<Hub>,
+    room: Arc<Room>,
+    seat: Option<Side>,
+    tx: Tx,
+    rx: Rx,
+) where
+    Tx: Sink<String> + Unpin,
+    Rx: Stream<Item = Incoming> + Unpin,
+{
+    // Counted in the room until this function ends, however it ends (before subscribing: the others are
+    // told of the arrival, this connection sees it in its first snapshot).
+    let _attendance = Attendance::new(&room, seat);
+    // Subscribe before the first snapshot, so no change falls between them.
+    let states = Broadcasts {
+        room: &room,
+        updates: room.subscribe(),
+    };
+    let welcome = ServerMessage::Welcome {
+        seat: seat.map(SideName),
+    };
+    let greeting = [welcome.to_json(), room.snapshot_json().to_string()];
+    relay(&hub.limits, tx, rx, greeting, states, error_json, |text| {
+        handle(&hub, &room, seat, text)
+    })
+    .await;
 }
 
 /// A connection's place in its room's [`crate::presence::Presence`], given up when dropped.

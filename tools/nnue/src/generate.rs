@@ -124,8 +124,11 @@ pub fn generate(options: &GenOptions) -> Result<(), String> {
             let send = send.clone();
             let tables = tables.as_ref();
             scope.spawn(move || {
+                // The hand-written evaluation, not the engine's default (the learned net): the shipped net was
+                // trained on games it played, and the recipe in docs/engine.md must keep reproducing them.
                 let mut engine = Engine::new(EngineOptions {
                     hash_mb: 8,
+                    use_nnue: false,
                     ..EngineOptions::default()
                 });
                 let games = options.first_game..options.first_game + options.games;

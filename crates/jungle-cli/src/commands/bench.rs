@@ -1,6 +1,8 @@
-//! `jungle bench [DEPTH] [--threads N] [--hash MB] [--nnue]`: searches the fixed bench positions to a fixed depth;
-//! the last lines are `Nodes searched: N` and `Nodes/second: M`. With one thread and 16 MiB, N is the search's
-//! signature. It is the protocol's `bench` command, run by the same `Session` as `jungle uci`.
+//! `jungle bench [DEPTH] [--threads N] [--hash MB] [--hand]`: searches the fixed bench positions to a fixed depth
+//! with the engine's defaults (the learned net under the standard rules, the hand-written evaluation under the
+//! others); the last lines are `Nodes searched: N` and `Nodes/second: M`. With one thread, 16 MiB and no
+//! `--hand`, N is the search's signature. It is the protocol's `bench` command, run by the same `Session` as
+//! `jungle uci`.
 
 use std::process::ExitCode;
 
@@ -18,17 +20,17 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
     hash: u32,
-    /// Evaluate with the learned net (`Use NNUE`) where it applies (the standard rules); the signature is
-    /// that of the hand-written evaluation.
+    /// Evaluate by hand under every rule set (`Use NNUE` off) instead of with the learned net where it
+    /// applies; the signature is that of the default (the net).
     #[arg(long)]
-    nnue: bool,
+    hand: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let engine = Engine::new(EngineOptions {
         hash_mb: args.hash as usize,
         threads: usize::from(args.threads),
-        use_nnue: args.nnue,
+        use_nnue: !args.hand,
         ..EngineOptions::default()
     });
     let script = format!("{}\n", Command::Bench(Some(args.depth)));

@@ -1,5 +1,6 @@
 //! The learned evaluation (NNUE: an efficiently updatable neural network), an alternative to the hand-written
-//! [`crate::eval`] chosen by the option `use_nnue` (protocol: `Use NNUE`) for the rules the net was trained on.
+//! [`crate::eval`] chosen by the option `use_nnue` (protocol: `Use NNUE`; on by default) for the rules the net
+//! was trained on; every other rule set is evaluated by hand.
 //!
 //! - [`features`]: the sparse inputs, animal × own/enemy × square, seen from each side (the side to move's
 //!   view first);

@@ -608,9 +608,13 @@ impl HiddenRoom {
         Ok(())
     }
 
-    /// Writes the game's ending once it has one (and it is not written yet).
+    /// Writes the game's ending once it has one (and it is not written yet), as decided after the moves the
+    /// room holds.
     fn record_ending(&self, store: &Store, state: &mut RoomState) -> Result<(), HiddenError> {
-        let Some(outcome) = state.game().and_then(HiddenGame::outcome) else {
+        let Some(game) = state.game() else {
+            return Ok(());
+        };
+        let Some(outcome) = game.outcome() else {
             return Ok(());
         };
         if state.recorded {
@@ -618,12 +622,14 @@ impl HiddenRoom {
         }
         let decided = store.finish_hidden(
             &self.id,
+            game.history().len() as u32,
             outcome.result_str(),
             outcome.winner.map(side_name),
             outcome.termination.as_str(),
         )?;
         if !decided {
-            // Another request or node wrote an ending first: take the game from the store.
+            // Another request or node wrote an ending first, or a move after this position (a resignation
+            // at the moment the move came): take the game from the store.
             self.reload_locked(store, state)?;
             self.show(state);
             return Err(HiddenError::OutOfDate);

@@ -5,14 +5,28 @@
 
 use std::sync::Arc;
 
-use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use futures_util::{Sink, Stream};
 use jungle_rules::Side;
-use tokio::time::Instant;
+use tokio::sync::watch;
 
-use super::room::{HiddenError, HiddenRoom};
+use super::room::{Frames, HiddenError, HiddenRoom};
 use super::wire::{ClientMessage, ServerMessage};
 use crate::hub::Hub;
-use crate::ws::{Incoming, answer_frame};
+use crate::ws::{Incoming, States, relay};
+
+/// A hidden game's states for one audience (`seat`; `None`: the spectators): only the newest matters, so a
+/// slow connection skips the ones it missed.
+struct SeatStates {
+    frames: watch::Receiver<Arc<Frames>>,
+    seat: Option<Side>,
+}
+
+impl States for SeatStates {
+    async fn next(&mut self) -> Option<Arc<str>> {
+        self.frames.changed().await.ok()?;
+        Some(self.frames.borrow_and_update().of(self.seat))
+    }
+}
 
 /// Serves one connection until either side closes it, nothing arrives for the idle limit, or the client sends
 /// faster than its message limit. `seat` is the seat the connection's cookie holds (`None`: a spectator).
@@ -20,42 +34,25 @@ pub async fn serve_connection<Tx, Rx>(
     hub: Arc<Hub>,
     room: Arc<HiddenRoom>,
     seat: Option<Side>,
-    mut tx: Tx,
-    mut rx: Rx,
+    tx: Tx,
+    rx: Rx,
 ) where
     Tx: Sink<String> + Unpin,
     Rx: Stream<Item = Incoming> + Unpin,
 {
-    let idle = hub.limits.connection_idle;
-    let flood = crate::rate::message_flood(hub.limits.messages_per_minute);
-    let mut heard = Instant::now();
     let mut frames = room.subscribe();
     let first = frames.borrow_and_update().of(seat);
-    if tx.send(first.to_string()).await.is_err() {
-        return;
-    }
-    loop {
-        tokio::select! {
-            () = tokio::time::sleep_until(heard + idle) => break,
-            frame = rx.next() => {
-                heard = Instant::now();
-                let answer = answer_frame(frame, &flood, error_json, |text| handle(&hub, &room, seat, text));
-                if !answer.deliver(&mut tx).await {
-                    break;
-                }
-            }
-            changed = frames.changed() => {
-                if changed.is_err() {
-                    break;
-                }
-                // Only the newest state matters: a slow connection skips the ones it missed.
-                let text = frames.borrow_and_update().of(seat);
-                if tx.send(text.to_string()).await.is_err() {
-                    break;
-                }
-            }
-        }
-    }
+    let states = SeatStates { frames, seat };
+    relay(
+        &hub.limits,
+        tx,
+        rx,
+        [first.to_string()],
+        states,
+        error_json,
+        |text| handle(&hub, &room, seat, text),
+    )
+    .await;
 }
 
 fn error_json(message: &str) -> String {

@@ -6,7 +6,7 @@
 use jungle_rules::Side;
 
 use super::db::params;
-use super::{Store, StoreError, now_ms};
+use super::{HIDDEN, Store, StoreError, end_on, now_ms, refuse_if_ended};
 
 /// A hidden game as stored. The setups are secrets: only the room that referees the game reads them.
 #[derive(Clone, Debug)]
@@ -119,33 +119,35 @@ impl Store {
         Ok(self.with(|conn| conn.execute(sql, params![id, setup]))? == 1)
     }
 
-    /// Stores the move of `ply`; refused ([`StoreError::is_conflict`]) when that ply is already stored.
+    /// Stores the move of `ply` of an unfinished game, under the game's row lock as an open game's move
+    /// ([`Store::insert_move`]): [`StoreError::Finished`] when the game's ending is stored, a conflict
+    /// ([`StoreError::is_conflict`]) when that ply is.
     pub fn insert_hidden_move(&self, id: &str, ply: u32, mv: &str) -> Result<(), StoreError> {
-        self.with(|conn| {
-            conn.execute(
+        self.transaction(|tx| {
+            refuse_if_ended(tx, HIDDEN, id)?;
+            tx.execute(
                 "INSERT INTO hidden_moves (game_id, ply, mv, played_at) VALUES (?1, ?2, ?3, ?4)",
                 params![id, ply, mv, now_ms()],
-            )
-        })?;
-        Ok(())
+            )?;
+            Ok(())
+        })
     }
 
-    /// Stores a hidden game's ending unless it already has one; whether this call decided it.
+    /// Stores a hidden game's ending as decided after its first `plies` moves, unless it already has one or
+    /// a move after them is stored — the same locked check as an open game's ([`Store::finish`]), so a
+    /// resignation on one node and a move on another never both stand; whether this call decided it.
     pub fn finish_hidden(
         &self,
         id: &str,
+        plies: u32,
         result: &str,
         winner: Option<&str>,
         termination: &str,
     ) -> Result<bool, StoreError> {
-        let changed = self.with(|conn| {
-            conn.execute(
-                "UPDATE hidden_games SET result = ?2, winner = ?3, termination = ?4, finished_at = ?5
-                 WHERE id = ?1 AND result IS NULL",
-                params![id, result, winner, termination, now_ms()],
-            )
-        })?;
-        Ok(changed == 1)
+        let ending = (result, winner, termination);
+        Ok(self
+            .transaction(|tx| end_on(tx, HIDDEN, id, plies, ending))?
+            .is_some())
     }
 }
 
@@ -185,14 +187,49 @@ mod tests {
             assert!(again.is_conflict(), "{again}");
             store.insert_hidden_move("h1", 1, "g7g6").unwrap();
             assert_eq!(store.hidden_moves("h1").unwrap(), ["a3a4", "g7g6"]);
-            assert!(store.finish_hidden("h1", "0-1", Some("red"), "resignation").unwrap());
-            assert!(!store.finish_hidden("h1", "1-0", Some("blue"), "resignation").unwrap());
+            assert!(store.finish_hidden("h1", 2, "0-1", Some("red"), "resignation").unwrap());
+            assert!(!store.finish_hidden("h1", 2, "1-0", Some("blue"), "resignation").unwrap());
             let stored = store.hidden_game("h1").unwrap().unwrap();
             assert_eq!(stored.red_token.as_deref(), Some("r"));
             assert_eq!(stored.red_setup.as_deref(), Some("RPWEDCLT"));
             assert_eq!(stored.blue_setup, None);
             assert_eq!(stored.result.as_deref(), Some("0-1"));
             assert!(store.hidden_game("nope").unwrap().is_none());
+        }
+
+        fn a_resignation_is_refused_after_a_move_at_its_ply_and_a_move_after_an_ending(store) {
+            store.insert_hidden_game(&record("h1")).unwrap();
+            store.insert_hidden_move("h1", 0, "a3a4").unwrap();
+            // Node A stores Red's move (ply 1) as node B, which had not heard of it, takes Red's resignation
+            // after ply 0.
+            store.insert_hidden_move("h1", 1, "g7g6").unwrap();
+            assert!(!store.finish_hidden("h1", 1, "1-0", Some("blue"), "resignation").unwrap());
+            assert_eq!(store.hidden_game("h1").unwrap().unwrap().result, None);
+            // The other order: B's resignation of Blue after ply 1 first, then A's move for ply 2.
+            assert!(store.finish_hidden("h1", 2, "0-1", Some("red"), "resignation").unwrap());
+            let refused = store.insert_hidden_move("h1", 2, "a4a5").unwrap_err();
+            assert!(matches!(refused, StoreError::Finished) && refused.is_conflict(), "{refused}");
+            assert_eq!(store.hidden_moves("h1").unwrap().len(), 2);
+        }
+
+        fn of_a_move_and_a_resignation_at_the_same_moment_exactly_one_is_stored(store) {
+            for round in 0..crate::store::tests::RACES {
+                let id = format!("h{round}");
+                store.insert_hidden_game(&record(&id)).unwrap();
+                store.insert_hidden_move(&id, 0, "a3a4").unwrap();
+                let (moved, resigned) = std::thread::scope(|s| {
+                    let mover = s.spawn(|| store.insert_hidden_move(&id, 1, "g7g6"));
+                    let resigner =
+                        s.spawn(|| store.finish_hidden(&id, 1, "1-0", Some("blue"), "resignation"));
+                    (mover.join().unwrap(), resigner.join().unwrap().unwrap())
+                });
+                match moved {
+                    Ok(()) => assert!(!resigned, "round {round}: a move and a resignation at ply 1 both stored"),
+                    Err(e) => assert!(e.is_conflict() && resigned, "round {round}: {e}, resigned {resigned}"),
+                }
+                let game = store.hidden_game(&id).unwrap().unwrap();
+                assert_eq!(store.hidden_moves(&id).unwrap().len() == 2, game.result.is_none(), "round {round}");
+            }
         }
     }
 }
