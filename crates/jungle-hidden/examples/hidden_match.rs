@@ -8,9 +8,10 @@
 //! the machine runs), `--level L` of the AI (8), `--rules OPTS` (standard), `--seed S` (1), `--worlds W` and
 //! `--vote 0|1` (worlds per move and whether they vote; the level's by default), `--contempt CP` (what a draw
 //! found in the search costs the AI), `--history 0|1` (the worlds' searches see the quiet moves since the last
-//! attack), `--keep-world 0|1` (the first world keeps last move's animals where the game allows), `--risk PCT`
-//! and `--risk-lines N` (the best N root moves lose PCT % of the danger the world searched cannot see),
-//! `--den-distance PCT` (the engine's bonus for nearness to the enemy den, percent of the open game's) and
+//! attack), `--keep-world 0|1` (the first world keeps last move's animals where the game allows),
+//! `--nnue 1` (both sides' engines evaluate with the learned net), `--den-distance PCT` (the engine's bonus for
+//! nearness to the enemy den, percent of the open game's), `--weights NAME=PCT,…` (the AI's evaluation weights
+//! of `jungle_search::Weights` so named scaled, after the level's own scaling: `mobility=50,tempo=0`) and
 //! `--start-setup 0|1` (the AI sets up as the ordinary start position, else as `HiddenAi::choose_setup` does),
 //! `--uniform-setup 0|1` (the AI's setup uniformly at random, as before the setup table: the games the table
 //! is fitted to), `--setup-temperature T` (the AI's setup drawn from the fitted table at temperature T instead of
@@ -56,8 +57,10 @@ struct Options {
     contempt: Option<i32>,
     history: Option<bool>,
     keep_world: Option<bool>,
-    risk_percent: Option<i32>,
-    risk_lines: Option<usize>,
+    /// Both sides' engines evaluate with the learned net.
+    nnue: bool,
+    /// The AI's evaluation weights scaled: (name, percent).
+    weights: Vec<(String, i32)>,
     den_distance_percent: Option<i32>,
     start_setup: Option<bool>,
     /// The AI's setup drawn uniformly at random instead of by its own choice.
@@ -81,8 +84,8 @@ fn parse_args() -> Result<Options, String> {
         contempt: None,
         history: None,
         keep_world: None,
-        risk_percent: None,
-        risk_lines: None,
+        nnue: false,
+        weights: Vec::new(),
         den_distance_percent: None,
         start_setup: None,
         uniform_setup: false,
@@ -121,8 +124,16 @@ fn parse_args() -> Result<Options, String> {
             "--vote" => options.vote = Some(number()? != 0),
             "--history" => options.history = Some(number()? != 0),
             "--keep-world" => options.keep_world = Some(number()? != 0),
-            "--risk" => options.risk_percent = Some(number()? as i32),
-            "--risk-lines" => options.risk_lines = Some(number()?.max(1) as usize),
+            "--nnue" => options.nnue = number()? != 0,
+            "--weights" => {
+                for item in value.split(',') {
+                    let (name, pct) = item
+                        .split_once('=')
+                        .and_then(|(n, p)| Some((n.to_string(), p.parse::<i32>().ok()?)))
+                        .ok_or_else(|| format!("--weights: \"{item}\" is not NAME=PERCENT"))?;
+                    options.weights.push((name, pct));
+                }
+            }
             "--den-distance" => options.den_distance_percent = Some(number()? as i32),
             "--start-setup" => options.start_setup = Some(number()? != 0),
             "--uniform-setup" => options.uniform_setup = number()? != 0,
@@ -230,16 +241,53 @@ fn main() {
             contempt: options.contempt.unwrap_or(level_plan.contempt),
             history: options.history.unwrap_or(level_plan.history),
             keep_world: options.keep_world.unwrap_or(level_plan.keep_world),
-            risk_percent: options.risk_percent.unwrap_or(level_plan.risk_percent),
-            risk_lines: options.risk_lines.unwrap_or(level_plan.risk_lines),
+            nnue: options.nnue,
             den_distance_percent: options
                 .den_distance_percent
                 .unwrap_or(level_plan.den_distance_percent),
             start_setup: options.start_setup.unwrap_or(level_plan.start_setup),
             ..level_plan
         });
+        if !options.weights.is_empty() {
+            let mut weights = jungle_search::EVAL_WEIGHTS;
+            let den = options
+                .den_distance_percent
+                .unwrap_or(level_plan.den_distance_percent);
+            for bonus in &mut weights.den_distance {
+                *bonus = *bonus * den / 100;
+            }
+            weights.jumper = weights.jumper * level_plan.jumper_percent / 100;
+            weights.jumper_on_bank =
+                weights.jumper_on_bank * level_plan.jumper_on_bank_percent / 100;
+            for (name, pct) in &options.weights {
+                let scale = |v: &mut i32| *v = *v * pct / 100;
+                match name.as_str() {
+                    "rank_value" => weights.rank_value.iter_mut().for_each(scale),
+                    "jumper" => scale(&mut weights.jumper),
+                    "rat_kills_elephant" => scale(&mut weights.rat_kills_elephant),
+                    "swimmer" => scale(&mut weights.swimmer),
+                    "elephant_without_enemy_rat" => scale(&mut weights.elephant_without_enemy_rat),
+                    "den_defender" => scale(&mut weights.den_defender),
+                    "den_attack_excess" => scale(&mut weights.den_attack_excess),
+                    "mobility" => weights.mobility.iter_mut().for_each(scale),
+                    "jumper_on_bank" => scale(&mut weights.jumper_on_bank),
+                    "swimmer_blocks_jumps" => scale(&mut weights.swimmer_blocks_jumps),
+                    "weakened_on_trap" => scale(&mut weights.weakened_on_trap),
+                    "tempo" => scale(&mut weights.tempo),
+                    _ => {
+                        eprintln!("hidden_match: --weights: no weight \"{name}\"");
+                        std::process::exit(2);
+                    }
+                }
+            }
+            ai = ai.with_weights(weights);
+        }
         let mut truth = HiddenAi::new(options.level, rng.random());
-        let mut one_world = OneWorld::new(rng.random());
+        truth = truth.with_plan(LevelPlan {
+            nnue: options.nnue,
+            ..LevelPlan::of(options.level)
+        });
+        let mut one_world = OneWorld::new(rng.random()).with_nnue(options.nnue);
         let ai_setup = if options.uniform_setup {
             Arrangement::random(&options.rules, ai_side, &mut rng)
         } else {

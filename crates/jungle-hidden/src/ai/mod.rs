@@ -10,7 +10,6 @@
 //! searched with all the time by the engine.
 
 mod belief;
-mod risk;
 pub mod search;
 pub mod setup;
 mod world;
@@ -58,9 +57,14 @@ const TOP_CONTEMPT: i32 = 50;
 /// the one-world baseline valuing the race higher (docs/hidden.md).
 const TOP_DEN_DISTANCE_PERCENT: i32 = 150;
 
-/// How many root moves are scored exactly when a move runs a danger the world cannot see
-/// (`LevelPlan::risk_percent`).
-const RISK_LINES: usize = 3;
+/// The top levels' value of a jumper's jumps (the Lion's and the Tiger's `EVAL_WEIGHTS.jumper`, part of their
+/// material), in percent of the open game's: a revealed Lion or Tiger that jumps is often taken by a piece the AI
+/// did not know, and the AI scored more against the one-world baseline valuing them less (docs/hidden.md).
+const TOP_JUMPER_PERCENT: i32 = 50;
+
+/// The top levels' bonus for a jumper standing where it can jump (`EVAL_WEIGHTS.jumper_on_bank`), in percent of
+/// the open game's (measured together with `TOP_JUMPER_PERCENT`).
+const TOP_JUMPER_ON_BANK_PERCENT: i32 = 0;
 
 /// The deepest whole-world search (level 8's, and the baseline's), when no budget stops it sooner.
 const MAX_DEPTH: u32 = 64;
@@ -82,15 +86,19 @@ pub struct LevelPlan {
     /// of being drawn afresh each move: the AI then follows one plan for one picture of the other side, rather
     /// than a new plan for a new picture each move (and the engine's table still holds last move's positions).
     pub keep_world: bool,
-    /// How much of the danger one world cannot see (`risk::unseen_danger`: our pieces next to unknown enemy
-    /// pieces that may be able to take them) is taken off a root move's value, in percent (0: none).
-    pub risk_percent: i32,
-    /// How many root moves the engine searches with exact scores to be weighed by that danger.
-    pub risk_lines: usize,
     /// The engine's bonus for nearness to the enemy den, in percent of the open game's.
     pub den_distance_percent: i32,
+    /// The engine's value of a jumper's jumps (`Weights::jumper`), in percent of the open game's.
+    pub jumper_percent: i32,
+    /// The engine's bonus for a jumper standing where it can jump (`Weights::jumper_on_bank`), in percent of the
+    /// open game's.
+    pub jumper_on_bank_percent: i32,
     /// Whether the AI sets its animals up as the ordinary start position does, instead of at random.
     pub start_setup: bool,
+    /// Whether the worlds' searches evaluate with the engine's learned net (`EngineOptions::use_nnue`) instead
+    /// of the hand-written evaluation: never by default, as the open game (an experiment of
+    /// `hidden_match --nnue 1`, which gives the baseline the net too; docs/hidden.md).
+    pub nnue: bool,
 }
 
 impl LevelPlan {
@@ -118,14 +126,13 @@ impl LevelPlan {
             history: top,
             // A kept world scored about 10 points more against the one-world baseline (docs/hidden.md).
             keep_world: top,
-            // Weighing what one world cannot see scored no better against the baseline (docs/hidden.md):
-            // an experiment of `hidden_match --risk PCT`.
-            risk_percent: 0,
-            risk_lines: RISK_LINES,
             den_distance_percent: if top { TOP_DEN_DISTANCE_PERCENT } else { 100 },
+            jumper_percent: if top { TOP_JUMPER_PERCENT } else { 100 },
+            jumper_on_bank_percent: if top { TOP_JUMPER_ON_BANK_PERCENT } else { 100 },
             // Never by default: a setup known in advance hands the opponent every hidden identity, and the
             // ordinary setup's gain against the baseline was inside the noise (docs/hidden.md).
             start_setup: false,
+            nnue: false,
         }
     }
 }
@@ -195,6 +202,23 @@ impl HiddenAi {
         for bonus in &mut weights.den_distance {
             *bonus = *bonus * plan.den_distance_percent / 100;
         }
+        weights.jumper = weights.jumper * plan.jumper_percent / 100;
+        weights.jumper_on_bank = weights.jumper_on_bank * plan.jumper_on_bank_percent / 100;
+        self.engine.set_weights(weights);
+        if self.engine.options().use_nnue != plan.nnue {
+            let options = EngineOptions {
+                use_nnue: plan.nnue,
+                ..self.engine.options().clone()
+            };
+            self.engine.set_options(options);
+        }
+        self
+    }
+
+    /// The same AI evaluating with `weights` instead of the open game's with its plan's den bonus (for measuring
+    /// weights against each other: `hidden_match --weights`).
+    #[must_use]
+    pub fn with_weights(mut self, weights: jungle_search::Weights) -> HiddenAi {
         self.engine.set_weights(weights);
         self
     }
@@ -206,17 +230,6 @@ impl HiddenAi {
         } else {
             -self.plan.contempt
         });
-    }
-
-    /// Sets how many root moves the engine searches with exact scores (its `multipv`).
-    fn set_lines(&mut self, lines: usize) {
-        if self.engine.options().multipv != lines {
-            let options = EngineOptions {
-                multipv: lines,
-                ..self.engine.options().clone()
-            };
-            self.engine.set_options(options);
-        }
     }
 
     /// Sets the engine's contempt for a search whose root side is the AI to `contempt`.
@@ -313,7 +326,7 @@ impl HiddenAi {
         let rules = view.rules();
         if plan.vote {
             self.set_contempt(true);
-            return self.vote(view, root, &worlds, &belief, budget, start);
+            return self.vote(view, root, &worlds, budget, start);
         }
         // The worlds' searches start after the AI's move: their root side is the opponent.
         self.set_contempt(false);
@@ -383,12 +396,10 @@ impl HiddenAi {
         view: &View,
         root: &[Move],
         worlds: &[jungle_rules::Position],
-        belief: &Belief,
         budget: Budget,
         start: Instant,
     ) -> Option<Move> {
         let plan = self.plan;
-        let weigh_risk = plan.risk_percent > 0 && !belief.pieces().is_empty();
         let mut allowance = search::Allowance::new(budget, start);
         let stretch = plan.history.then(|| world::QuietStretch::of(view));
         let mut tally: Vec<(Move, u32, i64)> = Vec::new();
@@ -403,11 +414,7 @@ impl HiddenAi {
             };
             self.engine.set_game(&game);
             let shares = worlds.len() - i;
-            let chosen = if weigh_risk {
-                self.search_weighing_risk(view, world, belief, &mut allowance, shares)
-            } else {
-                self.search_lines(&mut allowance, shares, 100, 1).0
-            };
+            let chosen = self.search_world(&mut allowance, shares);
             let Some((m, value)) = chosen.filter(|&(m, _)| root.contains(&m)) else {
                 continue;
             };
@@ -436,89 +443,26 @@ impl HiddenAi {
 }
 
 impl HiddenAi {
-    /// Searches the engine's game (set already) with `percent` % of the next of `shares` equal shares of what
-    /// is left and `lines` root moves scored exactly: the best move with its value, and the lines of the
-    /// deepest depth completed.
-    fn search_lines(
+    /// Searches the engine's game (set already) with the next of `shares` equal shares of what is left: the
+    /// best move with its value.
+    fn search_world(
         &mut self,
-        allowance: &mut search::Allowance,
-        shares: usize,
-        percent: u32,
-        lines: usize,
-    ) -> (Option<ScoredMove>, Vec<ScoredMove>) {
-        self.set_lines(lines);
-        let limits = search::part(&allowance.share(shares, self.plan.max_depth), percent);
-        let mut recorded = search::Lines::default();
-        let result = self.engine.go(&limits, &mut |info| recorded.record(info));
-        allowance.spend(result.nodes);
-        self.report.world_searches += 1;
-        self.report.depth = self.report.depth.max(result.depth);
-        let best = result
-            .best_move
-            .map(|m| (m, search::score_value(result.score)));
-        (best, recorded.complete().to_vec())
-    }
-
-    /// The world's move, weighed by the danger the world cannot see (`risk::unseen_danger`, less what every move
-    /// runs). When no move's danger would cost more than `RISK_MARGIN`, the world is searched as it is. Else it
-    /// is searched with part of its share; when the best move is one of the dangerous, the rest goes to scoring
-    /// the best few moves exactly (the engine's table makes that search's start cheap) and the best of them
-    /// after their danger wins; else the rest deepens the same search. Scoring several moves always cost too
-    /// much depth (docs/hidden.md).
-    fn search_weighing_risk(
-        &mut self,
-        view: &View,
-        world: &jungle_rules::Position,
-        belief: &Belief,
         allowance: &mut search::Allowance,
         shares: usize,
     ) -> Option<ScoredMove> {
-        let plan = self.plan;
-        // Only the danger a move could avoid counts: what every move runs (a piece left next to unknown pieces
-        // whatever is played) does not tell the moves apart.
-        let dangers: Vec<(Move, i32)> = view
-            .legal_moves()
-            .as_slice()
-            .iter()
-            .map(|&m| (m, risk::unseen_danger(view, belief, world, m)))
-            .collect();
-        let unavoidable = dangers.iter().map(|&(_, d)| d).min().unwrap_or(0);
-        let cost = |m: Move| {
-            dangers
-                .iter()
-                .find(|&&(d, _)| d == m)
-                .map_or(0, |&(_, d)| (d - unavoidable) * plan.risk_percent / 100)
-        };
-        if dangers.iter().all(|&(m, _)| cost(m) <= RISK_MARGIN) {
-            // No move runs an avoidable danger: the world's search alone decides, with all its share.
-            return self.search_lines(allowance, shares, 100, 1).0;
-        }
-        let (first, _) = self.search_lines(allowance, shares, RISK_FIRST_PERCENT, 1);
-        let risky = first.is_some_and(|(m, _)| cost(m) > RISK_MARGIN);
-        if allowance.is_spent() {
-            return first;
-        }
-        if !risky {
-            return self.search_lines(allowance, shares, 100, 1).0.or(first);
-        }
-        let (best, lines) = self.search_lines(allowance, shares, 100, plan.risk_lines);
-        lines
-            .into_iter()
-            .map(|(m, value)| (m, value - cost(m)))
-            .max_by_key(|&(_, value)| value)
-            .or(best)
-            .or(first)
+        let limits = allowance.share(shares, self.plan.max_depth);
+        let result = self.engine.go(&limits, &mut |_| {});
+        allowance.spend(result.nodes);
+        self.report.world_searches += 1;
+        self.report.depth = self.report.depth.max(result.depth);
+        result
+            .best_move
+            .map(|m| (m, search::score_value(result.score)))
     }
 }
 
 /// A root move with its value for the AI.
 type ScoredMove = (Move, i32);
-
-/// The share of a world's budget searched before the danger it cannot see is checked.
-const RISK_FIRST_PERCENT: u32 = 60;
-
-/// The danger (in the engine's units, after `LevelPlan::risk_percent`) below which the world's move is trusted.
-const RISK_MARGIN: i32 = 30;
 
 /// A placement as the view can compare it over time: each piece's square with the start square it came from (so
 /// the same animals on the same squares), and the side to move.
@@ -565,6 +509,18 @@ impl OneWorld {
             engine: Engine::new(engine_options()),
             rng: StdRng::seed_from_u64(seed),
         }
+    }
+
+    /// The same baseline evaluating with the engine's learned net, or not (`EngineOptions::use_nnue`; an
+    /// experiment of `hidden_match --nnue 1`).
+    #[must_use]
+    pub fn with_nnue(mut self, nnue: bool) -> OneWorld {
+        let options = EngineOptions {
+            use_nnue: nnue,
+            ..self.engine.options().clone()
+        };
+        self.engine.set_options(options);
+        self
     }
 
     /// The engine's move in one world consistent with `view`, within `time`.

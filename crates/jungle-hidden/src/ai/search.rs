@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use jungle_rules::{Game, Move, Position, Rules};
-use jungle_search::{Engine, Limits, Score, SearchInfo};
+use jungle_search::{Engine, Limits, Score};
 
 use crate::moves;
 
@@ -114,15 +114,6 @@ impl Allowance {
     }
 }
 
-/// `limits` with `percent` % of their nodes and time (at least one node).
-pub fn part(limits: &Limits, percent: u32) -> Limits {
-    Limits {
-        nodes: limits.nodes.map(|n| (n * u64::from(percent) / 100).max(1)),
-        movetime: limits.movetime.map(|t| t * percent / 100),
-        ..limits.clone()
-    }
-}
-
 /// The value of each root move in one world at `depth` plies after it, from the mover's point of view; `None`
 /// if the allowance ran out before every move was searched to that depth.
 pub fn score_world(
@@ -157,42 +148,4 @@ pub fn score_world(
         values.push(value);
     }
     Some(values)
-}
-
-/// The root moves of a search with several lines (the engine's `multipv`) and their values, from the deepest
-/// depth at which every line was completed.
-#[derive(Clone, Debug, Default)]
-pub struct Lines {
-    depth: u32,
-    current: Vec<(Move, i32)>,
-    complete: Vec<(Move, i32)>,
-}
-
-impl Lines {
-    /// Takes one line the engine reports (lines come in order, 1 first, after each depth).
-    pub fn record(&mut self, info: &SearchInfo) {
-        let Some(&first) = info.pv.first() else {
-            return;
-        };
-        if info.multipv == 1 {
-            if !self.current.is_empty() && self.depth < info.depth {
-                self.complete = std::mem::take(&mut self.current);
-            }
-            self.current.clear();
-            self.depth = info.depth;
-        }
-        if info.depth == self.depth {
-            self.current.push((first, score_value(info.score)));
-        }
-    }
-
-    /// The lines of the deepest depth completed in full: the last one reported, unless the search stopped
-    /// before all its lines were.
-    pub fn complete(&self) -> &[(Move, i32)] {
-        if self.current.len() >= self.complete.len() {
-            &self.current
-        } else {
-            &self.complete
-        }
-    }
 }
