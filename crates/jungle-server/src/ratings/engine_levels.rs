@@ -1,6 +1,6 @@
 //! The engine levels' published ratings, from the measured ladder of docs/engine.md ("Skill levels"): each
-//! level played the next one up (200 games a pair, 100 for 8–7; `go nodes 100000`), giving one Elo step per
-//! pair. Level 8 is anchored at [`LEVEL_8_RATING`]; each level below is the anchor plus the steps above it, and
+//! level played the next one up (200 games a pair; `go nodes 100000`; with the learned evaluation, the
+//! engine's default under the standard rules), giving one Elo step per pair. Level 8 is anchored at [`LEVEL_8_RATING`]; each level below is the anchor plus the steps above it, and
 //! its error the steps' errors (95 %) added in quadrature, as docs/engine.md adds them.
 
 /// Level 8's published rating. The ladder only measures differences; 2200 puts a newcomer's 1500 in the
@@ -8,15 +8,15 @@
 pub const LEVEL_8_RATING: f64 = 2200.0;
 
 /// Each level's measured step to the level above it, from level 7 down to level 1: (Elo, ± error at 95 %).
-/// Source: docs/engine.md, "Skill levels", the ladder table (`-srand 61`).
+/// Source: docs/engine.md, "Skill levels", the ladder table (`-srand 61`, the learned evaluation).
 const STEPS: [(f64, f64); 7] = [
-    (-241.0, 62.0), // 7 vs 8
-    (-153.0, 42.0), // 6 vs 7
-    (-171.0, 47.0), // 5 vs 6
-    (-162.0, 49.0), // 4 vs 5
-    (-156.0, 51.0), // 3 vs 4
-    (-228.0, 56.0), // 2 vs 3
-    (-266.0, 63.0), // 1 vs 2
+    (-215.0, 42.0), // 7 vs 8
+    (-173.0, 45.0), // 6 vs 7
+    (-177.0, 50.0), // 5 vs 6
+    (-203.0, 56.0), // 4 vs 5
+    (-258.0, 60.0), // 3 vs 4
+    (-291.0, 66.0), // 2 vs 3
+    (-323.0, 71.0), // 1 vs 2
 ];
 
 /// An engine level's published rating, rounded to 10, and the uncertainty of its distance from level 8.
