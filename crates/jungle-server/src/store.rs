@@ -597,7 +597,40 @@ pub(crate) mod tests {
     }
 
     /// Rounds of a race test: enough that two writers meet inside each other's transaction many times.
-    pub(crate) const RACES: usize = 200;
+    const RACES: usize = 200;
+
+    /// Races, [`RACES`] times on a new game each time, a move at ply 1 against an ending decided after ply 0,
+    /// and checks that exactly one of them is stored: `setup(id)` makes the game with its first move,
+    /// `mv(id)` stores ply 1, `end(id)` the ending, `stored(id)` says how many moves are stored and whether
+    /// an ending is (open and hidden games alike).
+    pub(crate) fn race_a_move_and_an_ending(
+        setup: impl Fn(&str),
+        mv: impl Fn(&str) -> Result<(), StoreError> + Sync,
+        end: impl Fn(&str) -> Result<bool, StoreError> + Sync,
+        stored: impl Fn(&str) -> (usize, bool),
+    ) {
+        for round in 0..RACES {
+            let id = format!("g{round}");
+            setup(&id);
+            let (moved, ended) = std::thread::scope(|s| {
+                let mover = s.spawn(|| mv(&id));
+                let ender = s.spawn(|| end(&id));
+                (mover.join().unwrap(), ender.join().unwrap().unwrap())
+            });
+            match moved {
+                Ok(()) => assert!(
+                    !ended,
+                    "round {round}: a move and an ending at ply 1 both stored"
+                ),
+                Err(e) => assert!(
+                    e.is_conflict() && ended,
+                    "round {round}: {e}, ended {ended}"
+                ),
+            }
+            let (moves, has_ending) = stored(&id);
+            assert_eq!(moves == 2, !has_ending, "round {round}");
+        }
+    }
 
     pub(crate) fn a_move(ply: u32, mv: &str) -> MoveRecord {
         MoveRecord {
@@ -690,22 +723,15 @@ pub(crate) mod tests {
         }
 
         fn of_a_move_and_a_flag_at_the_same_moment_exactly_one_is_stored(store) {
-            for round in 0..RACES {
-                let id = format!("g{round}");
-                store.insert_game(&record(&id)).unwrap();
-                store.insert_move(&id, &a_move(0, "a3a4")).unwrap();
-                let (moved, flagged) = std::thread::scope(|s| {
-                    let mover = s.spawn(|| store.insert_move(&id, &a_move(1, "g7g6")));
-                    let flagger = s.spawn(|| store.finish(&id, 1, "1-0", Some("blue"), "time forfeit"));
-                    (mover.join().unwrap(), flagger.join().unwrap().unwrap())
-                });
-                match moved {
-                    Ok(()) => assert!(!flagged, "round {round}: a move and a flag at ply 1 both stored"),
-                    Err(e) => assert!(e.is_conflict() && flagged, "round {round}: {e}, flagged {flagged}"),
-                }
-                let game = store.game(&id).unwrap().unwrap();
-                assert_eq!(store.moves(&id).unwrap().len() == 2, game.result.is_none(), "round {round}");
-            }
+            race_a_move_and_an_ending(
+                |id| {
+                    store.insert_game(&record(id)).unwrap();
+                    store.insert_move(id, &a_move(0, "a3a4")).unwrap();
+                },
+                |id| store.insert_move(id, &a_move(1, "g7g6")),
+                |id| store.finish(id, 1, "1-0", Some("blue"), "time forfeit"),
+                |id| (store.moves(id).unwrap().len(), store.game(id).unwrap().unwrap().result.is_some()),
+            );
         }
 
         fn damaged_games_leave_the_live_list_and_are_not_reopened(store) {

@@ -213,23 +213,15 @@ mod tests {
         }
 
         fn of_a_move_and_a_resignation_at_the_same_moment_exactly_one_is_stored(store) {
-            for round in 0..crate::store::tests::RACES {
-                let id = format!("h{round}");
-                store.insert_hidden_game(&record(&id)).unwrap();
-                store.insert_hidden_move(&id, 0, "a3a4").unwrap();
-                let (moved, resigned) = std::thread::scope(|s| {
-                    let mover = s.spawn(|| store.insert_hidden_move(&id, 1, "g7g6"));
-                    let resigner =
-                        s.spawn(|| store.finish_hidden(&id, 1, "1-0", Some("blue"), "resignation"));
-                    (mover.join().unwrap(), resigner.join().unwrap().unwrap())
-                });
-                match moved {
-                    Ok(()) => assert!(!resigned, "round {round}: a move and a resignation at ply 1 both stored"),
-                    Err(e) => assert!(e.is_conflict() && resigned, "round {round}: {e}, resigned {resigned}"),
-                }
-                let game = store.hidden_game(&id).unwrap().unwrap();
-                assert_eq!(store.hidden_moves(&id).unwrap().len() == 2, game.result.is_none(), "round {round}");
-            }
+            crate::store::tests::race_a_move_and_an_ending(
+                |id| {
+                    store.insert_hidden_game(&record(id)).unwrap();
+                    store.insert_hidden_move(id, 0, "a3a4").unwrap();
+                },
+                |id| store.insert_hidden_move(id, 1, "g7g6"),
+                |id| store.finish_hidden(id, 1, "1-0", Some("blue"), "resignation"),
+                |id| (store.hidden_moves(id).unwrap().len(), store.hidden_game(id).unwrap().unwrap().result.is_some()),
+            );
         }
     }
 }
