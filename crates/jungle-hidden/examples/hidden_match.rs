@@ -235,7 +235,7 @@ fn main() {
         let ai_side = if i % 2 == 0 { Side::Blue } else { Side::Red };
         let mut ai = HiddenAi::new(options.level, rng.random());
         let level_plan = LevelPlan::of(options.level);
-        ai = ai.with_plan(LevelPlan {
+        let plan = LevelPlan {
             worlds: options.worlds.unwrap_or(level_plan.worlds),
             vote: options.vote.unwrap_or(level_plan.vote),
             contempt: options.contempt.unwrap_or(level_plan.contempt),
@@ -247,18 +247,10 @@ fn main() {
                 .unwrap_or(level_plan.den_distance_percent),
             start_setup: options.start_setup.unwrap_or(level_plan.start_setup),
             ..level_plan
-        });
+        };
+        ai = ai.with_plan(plan);
         if !options.weights.is_empty() {
-            let mut weights = jungle_search::EVAL_WEIGHTS;
-            let den = options
-                .den_distance_percent
-                .unwrap_or(level_plan.den_distance_percent);
-            for bonus in &mut weights.den_distance {
-                *bonus = *bonus * den / 100;
-            }
-            weights.jumper = weights.jumper * level_plan.jumper_percent / 100;
-            weights.jumper_on_bank =
-                weights.jumper_on_bank * level_plan.jumper_on_bank_percent / 100;
+            let mut weights = plan.weights();
             for (name, pct) in &options.weights {
                 let scale = |v: &mut i32| *v = *v * pct / 100;
                 match name.as_str() {

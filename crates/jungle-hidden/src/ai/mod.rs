@@ -135,6 +135,18 @@ impl LevelPlan {
             nnue: false,
         }
     }
+
+    /// The engine's evaluation weights under this plan: the open game's, with the den-nearness bonus and the
+    /// jumpers' values scaled by the plan's percentages.
+    pub fn weights(&self) -> jungle_search::Weights {
+        let mut weights = jungle_search::EVAL_WEIGHTS;
+        for bonus in &mut weights.den_distance {
+            *bonus = *bonus * self.den_distance_percent / 100;
+        }
+        weights.jumper = weights.jumper * self.jumper_percent / 100;
+        weights.jumper_on_bank = weights.jumper_on_bank * self.jumper_on_bank_percent / 100;
+        weights
+    }
 }
 
 /// What the last [`HiddenAi::choose`] did.
@@ -198,13 +210,7 @@ impl HiddenAi {
     #[must_use]
     pub fn with_plan(mut self, plan: LevelPlan) -> HiddenAi {
         self.plan = plan;
-        let mut weights = jungle_search::EVAL_WEIGHTS;
-        for bonus in &mut weights.den_distance {
-            *bonus = *bonus * plan.den_distance_percent / 100;
-        }
-        weights.jumper = weights.jumper * plan.jumper_percent / 100;
-        weights.jumper_on_bank = weights.jumper_on_bank * plan.jumper_on_bank_percent / 100;
-        self.engine.set_weights(weights);
+        self.engine.set_weights(plan.weights());
         if self.engine.options().use_nnue != plan.nnue {
             let options = EngineOptions {
                 use_nnue: plan.nnue,
@@ -215,8 +221,8 @@ impl HiddenAi {
         self
     }
 
-    /// The same AI evaluating with `weights` instead of the open game's with its plan's den bonus (for measuring
-    /// weights against each other: `hidden_match --weights`).
+    /// The same AI evaluating with `weights` instead of its plan's ([`LevelPlan::weights`]; for measuring weights
+    /// against each other: `hidden_match --weights`).
     #[must_use]
     pub fn with_weights(mut self, weights: jungle_search::Weights) -> HiddenAi {
         self.engine.set_weights(weights);
