@@ -26,7 +26,7 @@
 
 use std::time::Duration;
 
-use jungle_hidden::ai::setup::{PAIRS, PLACES, RELATIONS, SetupTable};
+use jungle_hidden::ai::setup::SetupTable;
 use jungle_hidden::ai::{Budget, HiddenAi, LevelPlan, OneWorld};
 use jungle_hidden::record::Record;
 use jungle_hidden::{Arrangement, Effect, HiddenGame};
@@ -149,8 +149,8 @@ fn parse_args() -> Result<Options, String> {
             "--setup-table" => {
                 let text = std::fs::read_to_string(value)
                     .map_err(|e| format!("--setup-table: {value}: {e}"))?;
-                options.setup_table =
-                    parse_table(&text).map_err(|e| format!("--setup-table: {value}: {e}"))?;
+                options.setup_table = SetupTable::from_text(&text)
+                    .map_err(|e| format!("--setup-table: {value}: {e}"))?;
             }
             "--contempt" => {
                 options.contempt = Some(
@@ -168,38 +168,6 @@ fn parse_args() -> Result<Options, String> {
         options.budget = Budget::time(Duration::from_millis(50));
     }
     Ok(options)
-}
-
-/// A setup table from its numbers: 8 × `PLACES` weights (animals in order, places in order), `RELATIONS` ×
-/// `PAIRS` pair weights, the temperature.
-fn parse_table(text: &str) -> Result<SetupTable, String> {
-    let numbers = text
-        .split_whitespace()
-        .map(|w| {
-            w.parse::<f64>()
-                .map_err(|_| format!("\"{w}\" is not a number"))
-        })
-        .collect::<Result<Vec<f64>, String>>()?;
-    let wanted = 8 * PLACES + RELATIONS * PAIRS + 1;
-    if numbers.len() != wanted || numbers.iter().any(|n| !n.is_finite()) {
-        return Err(format!(
-            "{} numbers, not {wanted} finite ones",
-            numbers.len()
-        ));
-    }
-    let mut table = SetupTable::FITTED;
-    for (a, row) in table.weights.iter_mut().enumerate() {
-        row.copy_from_slice(&numbers[a * PLACES..(a + 1) * PLACES]);
-    }
-    for (r, row) in table.pairs.iter_mut().enumerate() {
-        let start = 8 * PLACES + r * PAIRS;
-        row.copy_from_slice(&numbers[start..start + PAIRS]);
-    }
-    table.temperature = numbers[wanted - 1];
-    if table.temperature <= 0.0 {
-        return Err("the temperature must be positive".to_string());
-    }
-    Ok(table)
 }
 
 fn main() {

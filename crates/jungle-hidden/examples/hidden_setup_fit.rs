@@ -298,19 +298,7 @@ fn main() {
             temperature: out_temperature.unwrap_or(temperature),
             ..table
         };
-        let mut text = String::new();
-        for row in &table.weights {
-            let cells: Vec<String> = row.iter().map(|w| format!("{w:.6}")).collect();
-            text.push_str(&cells.join(" "));
-            text.push('\n');
-        }
-        for row in &table.pairs {
-            let cells: Vec<String> = row.iter().map(|w| format!("{w:.6}")).collect();
-            text.push_str(&cells.join(" "));
-            text.push('\n');
-        }
-        text.push_str(&format!("{}\n", table.temperature));
-        if let Err(e) = std::fs::write(&path, text) {
+        if let Err(e) = std::fs::write(&path, table.to_text()) {
             eprintln!("hidden_setup_fit: {path}: {e}");
             std::process::exit(2);
         }

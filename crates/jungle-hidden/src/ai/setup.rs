@@ -249,6 +249,51 @@ impl SetupTable {
         )
     }
 
+    /// The table as text, one line per animal (its weights by place), one per relation (its weights by pair),
+    /// then the temperature: what `hidden_setup_fit --out` writes and `hidden_match --setup-table` reads
+    /// ([`SetupTable::from_text`]).
+    pub fn to_text(&self) -> String {
+        let row = |cells: &[f64]| {
+            let cells: Vec<String> = cells.iter().map(|w| format!("{w:.6}")).collect();
+            cells.join(" ") + "\n"
+        };
+        let mut text: String = self.weights.iter().map(|r| row(r)).collect();
+        text.extend(self.pairs.iter().map(|r| row(r)));
+        text + &format!("{}\n", self.temperature)
+    }
+
+    /// A table from the text of [`SetupTable::to_text`] (any white space between the numbers): 8 × [`PLACES`]
+    /// place weights, [`RELATIONS`] × [`PAIRS`] pair weights, a positive temperature.
+    pub fn from_text(text: &str) -> Result<SetupTable, String> {
+        let numbers = text
+            .split_whitespace()
+            .map(|w| {
+                w.parse::<f64>()
+                    .map_err(|_| format!("\"{w}\" is not a number"))
+            })
+            .collect::<Result<Vec<f64>, String>>()?;
+        let wanted = 8 * PLACES + RELATIONS * PAIRS + 1;
+        if numbers.len() != wanted || numbers.iter().any(|n| !n.is_finite()) {
+            return Err(format!(
+                "{} numbers, not {wanted} finite ones",
+                numbers.len()
+            ));
+        }
+        let mut table = SetupTable::FITTED;
+        for (a, row) in table.weights.iter_mut().enumerate() {
+            row.copy_from_slice(&numbers[a * PLACES..(a + 1) * PLACES]);
+        }
+        for (r, row) in table.pairs.iter_mut().enumerate() {
+            let start = 8 * PLACES + r * PAIRS;
+            row.copy_from_slice(&numbers[start..start + PAIRS]);
+        }
+        table.temperature = numbers[wanted - 1];
+        if table.temperature <= 0.0 {
+            return Err("the temperature must be positive".to_string());
+        }
+        Ok(table)
+    }
+
     /// A setup for `side` drawn from the table's distribution, or uniformly at random where it does not apply.
     pub fn choose(&self, rules: &Rules, side: Side, rng: &mut impl Rng) -> Arrangement {
         let Some(setups) = self.distribution(rules, side) else {
@@ -318,6 +363,19 @@ mod tests {
                 assert_eq!(place_of(side, sq), place_of(!side, sq.rotate()));
             }
         }
+    }
+
+    #[test]
+    fn a_table_written_as_text_reads_back_the_same_and_bad_text_is_refused() {
+        let mut table = SetupTable::FITTED;
+        table.pairs[1][pair_index(2, 5)] = -0.25;
+        assert_eq!(SetupTable::from_text(&table.to_text()), Ok(table));
+        let text = table.to_text();
+        let without_temperature = text.trim_end().rsplit_once('\n').unwrap().0;
+        assert!(SetupTable::from_text(without_temperature).is_err());
+        assert!(SetupTable::from_text(&text.replacen("0.", "x.", 1)).is_err());
+        assert!(SetupTable::from_text(&format!("{without_temperature}\n-1\n")).is_err());
+        assert!(SetupTable::from_text(&format!("{without_temperature}\ninf\n")).is_err());
     }
 
     #[test]
