@@ -14,9 +14,9 @@
 //!
 //! A table may also weigh pairs of animals: two animals on the same half of the board (both on the a–c files or
 //! both on the e–g files), or on the same place ([`RELATION_NAMES`]); the shipped table has none (fitted so far,
-//! they have not predicted the games measurably better; docs/hidden.md). A setup is drawn from all 8! of them with a probability
-//! proportional to `exp(score / TEMPERATURE)`. Without pair weights the two squares of a place always stay equally
-//! likely, so at least 4 bits of the setup (which of each pair) are a coin's;
+//! they have not predicted the games measurably better; docs/hidden.md). A setup is drawn from all 8! of them
+//! with a probability proportional to `exp(score / TEMPERATURE)`. Without pair weights the two squares of a place
+//! always stay equally likely, so at least 4 bits of the setup (which of each pair) are a coin's;
 //! [`SetupTable::entropy_bits`] says how much is left in all (a uniform draw has log2(8!) = 15.3 bits).
 //!
 //! The weights were fitted to games the AI played with uniformly random setups against the one-world baseline

@@ -1,7 +1,8 @@
 //! The engine levels' published ratings, from the measured ladder of docs/engine.md ("Skill levels"): each
 //! level played the next one up (200 games a pair; `go nodes 100000`; with the learned evaluation, the
-//! engine's default under the standard rules), giving one Elo step per pair. Level 8 is anchored at [`LEVEL_8_RATING`]; each level below is the anchor plus the steps above it, and
-//! its error the steps' errors (95 %) added in quadrature, as docs/engine.md adds them.
+//! engine's default under the standard rules), giving one Elo step per pair. Level 8 is anchored at
+//! [`LEVEL_8_RATING`]; each level below is the anchor plus the steps above it, and its error the steps' errors
+//! (95 %) added in quadrature, as docs/engine.md adds them.
 
 /// Level 8's published rating. The ladder only measures differences; 2200 puts a newcomer's 1500 in the
 /// middle of the ladder (between levels 4 and 5), so the first games against the engine tell a player something.
