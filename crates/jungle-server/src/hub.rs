@@ -184,22 +184,6 @@ impl Hub {
         self.rooms().get(id).cloned()
     }
 
-    /// Another node changed a game: the room here, if this node holds one, catches up.
-    pub fn apply_event(self: &Arc<Self>, event: &GameEvent) {
-        let Some(room) = self.held_room(&event.game) else {
-            // Not an open game held here: maybe a hidden one (it reads itself again from the database).
-            self.apply_hidden_event(&event.game);
-            return;
-        };
-        match room.catch_up(&self.store, event) {
-            Ok(true) => self.after_change(&room),
-            Ok(false) => {}
-            Err(e) => {
-                tracing::error!(game = %room.id, error = %e, "could not catch up with another node")
-            }
-        }
-    }
-
     /// Repeats to the other nodes who is connected here to each room with a player connected (another node's
     /// word that a player is connected holds only for `presence::REMOTE_TTL`, so a node that died stops
     /// vouching for its players). Run every `SWEEP_EVERY`; nothing on a single server.
@@ -766,6 +750,29 @@ impl Hub {
                 }
             });
         }
+    }
+}
+
+/// A node of a cluster: the other nodes' changes reach the rooms held here.
+impl crate::cluster::Member for Hub {
+    /// Another node changed a game: the room here, if this node holds one, catches up.
+    fn apply_event(self: &Arc<Self>, event: &GameEvent) {
+        let Some(room) = self.held_room(&event.game) else {
+            // Not an open game held here: maybe a hidden one (it reads itself again from the database).
+            self.apply_hidden_event(&event.game);
+            return;
+        };
+        match room.catch_up(&self.store, event) {
+            Ok(true) => self.after_change(&room),
+            Ok(false) => {}
+            Err(e) => {
+                tracing::error!(game = %room.id, error = %e, "could not catch up with another node")
+            }
+        }
+    }
+
+    fn reload_all(self: &Arc<Self>) {
+        self.reload_rooms();
     }
 }
 

@@ -4,7 +4,6 @@ pub mod accounts;
 pub mod analysis;
 pub mod assets;
 pub mod clock;
-pub mod cluster;
 pub mod connections;
 pub mod correspondence;
 mod editor;
@@ -27,21 +26,23 @@ pub mod puzzles;
 pub mod rate;
 pub mod ratings;
 pub mod room;
-pub mod store;
+pub mod unattended;
 pub mod ws;
+
+pub use jungle_cluster as cluster;
+pub use jungle_store as store;
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::Router;
-use jungle_rules::Side;
 
 pub use cluster::{ClusterConfig, ClusterError};
 pub use engine::EnginePool;
 pub use hub::{Hub, HubError, NewGame};
 pub use limits::Limits;
-pub use store::{Store, StoreError};
+pub use store::{Store, StoreError, side_from_name, side_name};
 
 /// The server's shared state: the hub of game rooms (with the store and the engine pool).
 pub type AppState = Arc<Hub>;
@@ -159,7 +160,7 @@ impl Server {
                 hub.rates.forget_idle();
                 lobby::sweep(&hub);
                 if hub.cluster().is_some()
-                    && let Err(e) = cluster::unattended::sweep(&hub)
+                    && let Err(e) = unattended::sweep(&hub)
                 {
                     tracing::error!(error = %e, "the sweep for games nobody holds failed");
                 }
@@ -219,22 +220,6 @@ pub fn default_engine_threads() -> usize {
     std::thread::available_parallelism()
         .map(|n| n.get().saturating_sub(1).max(1))
         .unwrap_or(1)
-}
-
-/// `blue` / `red`, as the API and the database write sides.
-pub fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::Blue => "blue",
-        Side::Red => "red",
-    }
-}
-
-pub fn side_from_name(name: &str) -> Option<Side> {
-    match name {
-        "blue" => Some(Side::Blue),
-        "red" => Some(Side::Red),
-        _ => None,
-    }
 }
 
 /// Runs a server on its own multi-threaded runtime until Ctrl-C, calling `on_listening` with the bound address

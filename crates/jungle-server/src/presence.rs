@@ -7,8 +7,8 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+pub use jungle_cluster::event::Headcount;
 use jungle_rules::{BySide, Side};
-use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug)]
 pub struct Presence {
@@ -19,14 +19,6 @@ pub struct Presence {
     gone_since: BySide<Option<Instant>>,
     /// What the other nodes said of their connections to this room, by node.
     remote: HashMap<String, Remote>,
-}
-
-/// One node's connections to a room: how many hold each seat, how many watch.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Headcount {
-    pub blue: usize,
-    pub red: usize,
-    pub spectators: usize,
 }
 
 /// What another node said, and until when each seat counts as connected there (when it said a seat is

@@ -11,6 +11,8 @@
 use jungle_rules::{Animal, Rules, Side};
 use serde::{Deserialize, Serialize, Serializer};
 
+pub use crate::store::PerSide;
+
 /// The largest message a client may send; a move is about 30 bytes.
 pub const MAX_MESSAGE_BYTES: usize = 1024;
 
@@ -65,22 +67,6 @@ pub struct SideName(pub Side);
 impl Serialize for SideName {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(crate::side_name(self.0))
-    }
-}
-
-/// Something per side, as `{"blue": ..., "red": ...}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PerSide<T> {
-    pub blue: T,
-    pub red: T,
-}
-
-impl<T> PerSide<T> {
-    pub fn from_fn(mut f: impl FnMut(Side) -> T) -> PerSide<T> {
-        PerSide {
-            blue: f(Side::Blue),
-            red: f(Side::Red),
-        }
     }
 }
 

@@ -13,10 +13,4 @@ pub mod session;
 pub use api::routes;
 pub use session::{SignedIn, Viewer};
 
-/// A player's account.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Account {
-    pub id: i64,
-    /// The username as it was typed at sign-up (unique whatever its case).
-    pub name: String,
-}
+pub use crate::store::Account;

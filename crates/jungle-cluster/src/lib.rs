@@ -6,12 +6,14 @@
 //! change, the node that made it publishes a small [`event::GameEvent`] through the broker (NATS); the other
 //! nodes that hold the game catch up from the database and tell their own connections. A node whose room was
 //! out of date when it tried to store a move gets the database's refusal, reloads the room and the player is
-//! told. A game no node holds is decided, when its time runs out, by a sweep every node runs ([`unattended`]).
+//! told. A game no node holds is decided, when its time runs out, by a sweep every node runs.
 //! See docs/deployment.md, "How nodes cooperate".
+//!
+//! This crate is the broker and the events only: what a node does with the others' news is its [`Member`]'s
+//! business (the server's hub), and nothing here knows of rooms or the database.
 
 mod broker;
 pub mod event;
-pub mod unattended;
 
 use std::hash::BuildHasher;
 use std::sync::{Arc, Weak};
@@ -20,7 +22,6 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use tokio::sync::{Notify, mpsc, oneshot};
 
-use crate::hub::Hub;
 use event::GameEvent;
 
 /// How this node joins the others.
@@ -40,7 +41,7 @@ impl ClusterConfig {
     pub fn new(broker: impl Into<String>) -> ClusterConfig {
         ClusterConfig {
             broker: broker.into(),
-            node_id: format!("node-{}", &crate::hub::new_token()[..8]),
+            node_id: format!("node-{:08x}", rand::random::<u32>()),
             engine_lease: DEFAULT_ENGINE_LEASE,
         }
     }
@@ -61,18 +62,26 @@ const APPLIERS: usize = 8;
 /// Events waiting for one applier; past this the subscription waits (and the broker's own buffer fills).
 const APPLIER_BACKLOG: usize = 1024;
 
-/// Starts the appliers of `hub`'s events; each ends when the hub is gone or its line closes.
-fn start_appliers(hub: &Arc<Hub>) -> Vec<mpsc::Sender<GameEvent>> {
+/// What a node does with the other nodes' news (the server's hub implements it).
+pub trait Member: Send + Sync + 'static {
+    /// Another node changed a game.
+    fn apply_event(self: &Arc<Self>, event: &GameEvent);
+    /// Events meant for this node may have been lost: everything held in memory is read again.
+    fn reload_all(self: &Arc<Self>);
+}
+
+/// Starts the appliers of `member`'s events; each ends when the member is gone or its line closes.
+fn start_appliers<M: Member>(member: &Arc<M>) -> Vec<mpsc::Sender<GameEvent>> {
     (0..APPLIERS)
         .map(|_| {
             let (line, mut events) = mpsc::channel::<GameEvent>(APPLIER_BACKLOG);
-            let hub = Arc::downgrade(hub);
+            let member = Arc::downgrade(member);
             tokio::spawn(async move {
                 while let Some(event) = events.recv().await {
-                    let Some(hub) = hub.upgrade() else {
+                    let Some(member) = member.upgrade() else {
                         break;
                     };
-                    hub.apply_event(&event);
+                    member.apply_event(&event);
                 }
             });
             line
@@ -130,12 +139,15 @@ impl Cluster {
     }
 }
 
-/// Connects `hub` to the broker and the other nodes: its rooms publish their changes from now on and catch
-/// up with the others'.
+/// Connects `member` to the broker and the other nodes: it publishes its changes through the cluster's
+/// [`Outbox`] from now on and is handed the others'.
 ///
 /// # Errors
 /// When the broker cannot be reached or the subscription fails.
-pub async fn join(hub: &Arc<Hub>, config: &ClusterConfig) -> Result<Arc<Cluster>, ClusterError> {
+pub async fn join<M: Member>(
+    member: &Arc<M>,
+    config: &ClusterConfig,
+) -> Result<Arc<Cluster>, ClusterError> {
     let events_lost = Arc::new(Notify::new());
     let client = broker::connect(&config.broker, &config.node_id, events_lost.clone()).await?;
     let mut subscriber = client
@@ -158,7 +170,7 @@ pub async fn join(hub: &Arc<Hub>, config: &ClusterConfig) -> Result<Arc<Cluster>
         }
     });
     let node = config.node_id.clone();
-    let appliers = start_appliers(hub);
+    let appliers = start_appliers(member);
     let by_game = std::hash::RandomState::new();
     tokio::spawn(async move {
         while let Some(message) = subscriber.next().await {
@@ -178,7 +190,7 @@ pub async fn join(hub: &Arc<Hub>, config: &ClusterConfig) -> Result<Arc<Cluster>
     });
     let (left, leaving) = oneshot::channel();
     tokio::spawn(reload_after_lost_events(
-        Arc::downgrade(hub),
+        Arc::downgrade(member),
         client,
         events_lost.clone(),
         leaving,
@@ -201,8 +213,8 @@ pub async fn join(hub: &Arc<Hub>, config: &ClusterConfig) -> Result<Arc<Cluster>
 /// some): every room held is reloaded from the database — once the broker has the subscription again, so
 /// that a change stored after the reload is announced here. Notices that come during a reload make one more
 /// reload (the events dropped during this one are read by the next), not one each.
-async fn reload_after_lost_events(
-    hub: Weak<Hub>,
+async fn reload_after_lost_events<M: Member>(
+    member: Weak<M>,
     client: async_nats::Client,
     events_lost: Arc<Notify>,
     mut leaving: oneshot::Receiver<()>,
@@ -216,9 +228,9 @@ async fn reload_after_lost_events(
             // Reloaded all the same: the next reconnection (or the rooms' next events) catches up the rest.
             tracing::warn!(error = %e, "the broker did not confirm the subscription after reconnecting");
         }
-        let Some(hub) = hub.upgrade() else {
+        let Some(member) = member.upgrade() else {
             break;
         };
-        hub.reload_rooms();
+        member.reload_all();
     }
 }

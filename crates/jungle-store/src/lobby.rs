@@ -7,10 +7,7 @@ use super::{
     GameRecord, MarkRatedError, MoveRecord, Store, StoreError, insert_game_on, insert_move_on,
     mark_rated_on,
 };
-use crate::correspondence::Correspondence;
-use crate::lobby::seek::{Colour, SEEK_GRACE_MS, Seek, TimeControl};
-use crate::protocol::PerSide;
-use crate::ratings::Category;
+use crate::{Category, Colour, Correspondence, PerSide, SEEK_GRACE_MS, Seek, TimeControl};
 use jungle_rules::BySide;
 
 /// The columns [`seek_of_row`] reads, in its order.
@@ -419,8 +416,8 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lobby::seek::SEEK_GRACE_MS;
-    use crate::store::testing::on_both_backends;
+    use crate::SEEK_GRACE_MS;
+    use crate::testing::on_both_backends;
 
     fn seek(id: &str, creator: i64, now: i64) -> Seek {
         Seek {

@@ -15,17 +15,17 @@ use super::db::{Conn, Database, Param, Row, RowLock, Value};
 
 /// The migrations, in order; `PRAGMA user_version` records how many have been applied.
 const MIGRATIONS: &[&str] = &[
-    include_str!("../../migrations/0001_games_and_moves.sql"),
-    include_str!("../../migrations/0002_damaged_games.sql"),
-    include_str!("../../migrations/0003_accounts.sql"),
-    include_str!("../../migrations/0004_game_accounts.sql"),
-    include_str!("../../migrations/0005_ratings.sql"),
-    include_str!("../../migrations/0006_puzzles.sql"),
-    include_str!("../../migrations/0007_lobby.sql"),
-    include_str!("../../migrations/0008_engine_jobs.sql"),
-    include_str!("../../migrations/0009_hidden_games.sql"),
-    include_str!("../../migrations/0010_rematches.sql"),
-    include_str!("../../migrations/0011_unfinished_games.sql"),
+    include_str!("../migrations/0001_games_and_moves.sql"),
+    include_str!("../migrations/0002_damaged_games.sql"),
+    include_str!("../migrations/0003_accounts.sql"),
+    include_str!("../migrations/0004_game_accounts.sql"),
+    include_str!("../migrations/0005_ratings.sql"),
+    include_str!("../migrations/0006_puzzles.sql"),
+    include_str!("../migrations/0007_lobby.sql"),
+    include_str!("../migrations/0008_engine_jobs.sql"),
+    include_str!("../migrations/0009_hidden_games.sql"),
+    include_str!("../migrations/0010_rematches.sql"),
+    include_str!("../migrations/0011_unfinished_games.sql"),
 ];
 
 /// Enough cached statements for every statement of the store (about sixty) with room to spare.
@@ -185,7 +185,7 @@ mod tests {
 
     #[test]
     fn a_file_of_the_current_release_opens_and_keeps_its_games() {
-        use crate::store::{GameList, Store};
+        use crate::{GameList, Store};
         let dir =
             std::env::temp_dir().join(format!("jungle-sqlite-release-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

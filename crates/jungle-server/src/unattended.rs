@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use jungle_rules::{Outcome, Side, Termination};
 
-use super::event::{Change, GameEvent};
+use crate::cluster::event::{Change, GameEvent};
 use crate::hub::{Hub, HubError, room_state};
 use crate::room::{ABORTED, OPENING_PLIES};
 use crate::side_name;
@@ -118,7 +118,7 @@ fn millis(d: Duration) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::tests::record;
+    use crate::store::testing::record;
     use crate::store::{GameRecord, MoveRecord};
 
     const MINUTE: i64 = 60_000;

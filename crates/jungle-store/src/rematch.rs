@@ -42,8 +42,8 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::on_both_backends;
-    use crate::store::tests::record;
+    use crate::testing::on_both_backends;
+    use crate::tests::record;
 
     on_both_backends! {
         fn a_game_has_one_rematch_whoever_asks_first(store) {

@@ -73,7 +73,7 @@ impl<T: Param + ?Sized> Param for &T {
 /// The parameters of a statement, in placeholder order: `params![id, m.ply]`.
 macro_rules! params {
     ($($p:expr),* $(,)?) => {
-        &[$(&$p as &dyn $crate::store::db::Param),*] as &[&dyn $crate::store::db::Param]
+        &[$(&$p as &dyn $crate::db::Param),*] as &[&dyn $crate::db::Param]
     };
 }
 pub(crate) use params;

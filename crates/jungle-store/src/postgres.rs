@@ -32,11 +32,11 @@ use super::db::{Conn, Database, Param, Row, RowLock, Value, params};
 
 /// The migrations, in order, each recorded in `schema_migrations` once applied.
 const MIGRATIONS: &[&str] = &[
-    include_str!("../../migrations/postgres/0001_schema.sql"),
-    include_str!("../../migrations/postgres/0002_engine_jobs.sql"),
-    include_str!("../../migrations/postgres/0003_hidden_games.sql"),
-    include_str!("../../migrations/postgres/0004_rematches.sql"),
-    include_str!("../../migrations/postgres/0005_unfinished_games.sql"),
+    include_str!("../migrations/postgres/0001_schema.sql"),
+    include_str!("../migrations/postgres/0002_engine_jobs.sql"),
+    include_str!("../migrations/postgres/0003_hidden_games.sql"),
+    include_str!("../migrations/postgres/0004_rematches.sql"),
+    include_str!("../migrations/postgres/0005_unfinished_games.sql"),
 ];
 
 /// The advisory lock migrations run under, so servers starting together migrate once (any constant that
@@ -662,10 +662,10 @@ mod tests {
         );
     }
 
-    use crate::store::scratch::{ScratchSchema, test_postgres_url};
-    use crate::store::testing::OwnPostgres;
-    use crate::store::tests::{a_move, record};
-    use crate::store::{Store, StoreError};
+    use crate::scratch::{ScratchSchema, test_postgres_url};
+    use crate::testing::OwnPostgres;
+    use crate::tests::{a_move, record};
+    use crate::{Store, StoreError};
 
     #[test]
     fn servers_starting_together_migrate_once() {

@@ -4,7 +4,7 @@
 
 use super::db::params;
 use super::{Store, StoreError};
-use crate::ratings::Category;
+use crate::Category;
 
 /// How a game ended for the player whose profile it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -197,8 +197,8 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::testing::on_both_backends;
-    use crate::store::tests::record;
+    use crate::testing::on_both_backends;
+    use crate::tests::record;
     use jungle_rules::BySide;
 
     on_both_backends! {

@@ -112,10 +112,10 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::on_both_backends;
     use super::*;
-    use crate::store::now_ms;
-    use crate::store::tests::record;
+    use crate::now_ms;
+    use crate::testing::on_both_backends;
+    use crate::tests::record;
 
     const MINUTE: i64 = 60_000;
 

@@ -2,7 +2,14 @@
 
 use super::db::{Row, params};
 use super::{Store, StoreError};
-use crate::accounts::Account;
+
+/// A player's account.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Account {
+    pub id: i64,
+    /// The username as it was typed at sign-up (unique whatever its case).
+    pub name: String,
+}
 
 /// The most sessions one account keeps (browsers and devices); a new one past it ends the oldest.
 pub const MAX_SESSIONS_PER_ACCOUNT: u32 = 20;
@@ -196,7 +203,7 @@ pub enum AccountKey<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::testing::on_both_backends;
+    use crate::testing::on_both_backends;
 
     on_both_backends! {
     fn names_are_unique_whatever_their_case(store) {
@@ -211,7 +218,7 @@ mod tests {
 
     fn sessions_end_on_expiry_logout_password_change_and_past_the_cap(store) {
         let ann = store.insert_account("ann", "h").unwrap().unwrap();
-        let later = crate::store::now_ms() + 60_000;
+        let later = crate::now_ms() + 60_000;
         store.insert_session("live", ann.id, later).unwrap();
         store.insert_session("old", ann.id, 1).unwrap();
         assert_eq!(store.session_account("live").unwrap(), Some(ann.clone()));

@@ -12,7 +12,17 @@ mod sqlite;
 use db::{Conn, Database, RowLock, params};
 
 mod accounts;
-pub use accounts::{AccountKey, Credentials, MAX_SESSIONS_PER_ACCOUNT, name_key};
+pub use accounts::{Account, AccountKey, Credentials, MAX_SESSIONS_PER_ACCOUNT, name_key};
+mod category;
+pub use category::Category;
+mod correspondence;
+pub use correspondence::{Correspondence, DAY_MS};
+pub mod rating_rule;
+pub use rating_rule::{Outcome, Rating, Settings};
+mod seek;
+pub use seek::{Colour, SEEK_GRACE_MS, Seek, TimeControl};
+mod sides;
+pub use sides::{PerSide, side_from_name, side_name};
 mod profile;
 mod ratings;
 pub use profile::{GameFilter, PlayerGame, PlayerResult, Totals};
@@ -567,34 +577,15 @@ fn insert_move_on(tx: &dyn Conn, id: &str, m: &MoveRecord) -> Result<(), StoreEr
     Ok(())
 }
 
-#[cfg(test)]
-mod testing;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::testing::on_both_backends;
     use super::*;
 
-    pub(crate) fn record(id: &str) -> GameRecord {
-        GameRecord {
-            id: id.into(),
-            created_at: now_ms(),
-            mode: "friend".into(),
-            rules: "standard".into(),
-            start_fen: jungle_rules::START_FEN.into(),
-            engine_level: None,
-            engine_side: None,
-            blue_token: Some("t".into()),
-            red_token: None,
-            blue_name: None,
-            red_name: None,
-            clock_initial_ms: None,
-            clock_increment_ms: None,
-            result: None,
-            winner: None,
-            termination: None,
-        }
-    }
+    pub(crate) use crate::testing::record;
 
     /// Rounds of a race test: enough that two writers meet inside each other's transaction many times.
     const RACES: usize = 200;

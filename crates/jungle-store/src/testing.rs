@@ -5,10 +5,11 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::Store;
 use super::scratch::{ScratchSchema, test_postgres_url};
+use super::{GameRecord, Store, now_ms};
 
 /// A store for one test; a PostgreSQL one's schema is dropped after the store.
+#[derive(Debug)]
 pub struct TestStore {
     store: Option<Store>,
     _schema: Option<ScratchSchema>,
@@ -51,6 +52,7 @@ impl Drop for TestStore {
     }
 }
 
+#[cfg(test)]
 /// Tests that run on both backends: `on_both_backends! { fn name(store) { … } }` makes the tests
 /// `name::sqlite` and `name::postgres`, each with `store: &Store` of its backend.
 macro_rules! on_both_backends {
@@ -59,24 +61,26 @@ macro_rules! on_both_backends {
             #[allow(unused_imports)]
             use super::*;
 
-            fn run($store: &$crate::store::Store) $body
+            fn run($store: &$crate::Store) $body
 
             #[test]
             fn sqlite() {
-                run(&$crate::store::testing::TestStore::sqlite());
+                run(&$crate::testing::TestStore::sqlite());
             }
 
             #[test]
             fn postgres() {
-                run(&$crate::store::testing::TestStore::postgres());
+                run(&$crate::testing::TestStore::postgres());
             }
         }
     )*};
 }
+#[cfg(test)]
 pub(crate) use on_both_backends;
 
 /// A PostgreSQL server of a test's own (Debian's binaries, a data folder under the temporary folder, a
 /// free port), which the test may stop and start; stopped and removed when dropped.
+#[derive(Debug)]
 pub struct OwnPostgres {
     dir: PathBuf,
     port: u16,
@@ -180,4 +184,26 @@ fn run(command: &mut Command) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// A friend game's record under the standard rules, Blue's seat taken: the game most tests start from.
+pub fn record(id: &str) -> GameRecord {
+    GameRecord {
+        id: id.into(),
+        created_at: now_ms(),
+        mode: "friend".into(),
+        rules: "standard".into(),
+        start_fen: jungle_rules::START_FEN.into(),
+        engine_level: None,
+        engine_side: None,
+        blue_token: Some("t".into()),
+        red_token: None,
+        blue_name: None,
+        red_name: None,
+        clock_initial_ms: None,
+        clock_increment_ms: None,
+        result: None,
+        winner: None,
+        termination: None,
+    }
 }

@@ -5,8 +5,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::presence::Headcount;
-
 /// The subjects of game events: `jungle.game.ID`.
 pub const SUBJECT_PREFIX: &str = "jungle.game.";
 
@@ -66,6 +64,14 @@ pub struct RematchEvent {
     pub id: String,
     pub blue_token: Option<String>,
     pub red_token: Option<String>,
+}
+
+/// One node's connections to a room: how many hold each seat, how many watch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Headcount {
+    pub blue: usize,
+    pub red: usize,
+    pub spectators: usize,
 }
 
 impl GameEvent {

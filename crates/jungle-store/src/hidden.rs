@@ -153,8 +153,8 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::on_both_backends;
     use super::*;
+    use crate::testing::on_both_backends;
 
     fn record(id: &str) -> HiddenRecord {
         HiddenRecord {
@@ -213,7 +213,7 @@ mod tests {
         }
 
         fn of_a_move_and_a_resignation_at_the_same_moment_exactly_one_is_stored(store) {
-            crate::store::tests::race_a_move_and_an_ending(
+            crate::tests::race_a_move_and_an_ending(
                 |id| {
                     store.insert_hidden_game(&record(id)).unwrap();
                     store.insert_hidden_move(id, 0, "a3a4").unwrap();

@@ -153,9 +153,9 @@ impl Store {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::on_both_backends;
     use super::*;
-    use crate::store::tests::{a_move, record};
+    use crate::testing::on_both_backends;
+    use crate::tests::{a_move, record};
 
     on_both_backends! {
         fn an_engine_job_goes_to_one_node_at_a_time_and_never_after_its_move_is_stored(store) {

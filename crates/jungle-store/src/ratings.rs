@@ -4,7 +4,8 @@
 
 use super::db::{Conn, params};
 use super::{Store, StoreError, now_ms};
-use crate::ratings::{self, Category, Outcome, Rating, SETTINGS};
+use crate::Category;
+use crate::rating_rule::{self as ratings, Outcome, Rating, SETTINGS};
 use jungle_rules::{BySide, Side};
 
 /// A rated game's fixed facts: the accounts it rates and its speed category.
