@@ -1,11 +1,11 @@
-//! The committed collection (`crates/jungle-server/puzzles/puzzles.jsonl`): every puzzle's structure and line,
+//! The committed collection (`crates/jungle-platform/puzzles/puzzles.jsonl`): every puzzle's structure and line,
 //! and a sample checked again — tablebase puzzles against tables built here, a game puzzle by its search.
 
 use jungle_puzzles::{Source, Verdict, read_collection, verify};
 use jungle_rules::Rules;
 use jungle_tb::{BuildOptions, Material, Tablebases, build};
 
-const COLLECTION: &str = include_str!("../../jungle-server/puzzles/puzzles.jsonl");
+const COLLECTION: &str = include_str!("../../jungle-platform/puzzles/puzzles.jsonl");
 
 #[test]
 fn every_puzzle_reads_and_a_sample_verifies() {

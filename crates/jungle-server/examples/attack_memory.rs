@@ -16,7 +16,7 @@ use jungle_server::{Config, Limits, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 fn rss_mib() -> u64 {
-    jungle_server::memory::resident_mib().unwrap_or(0)
+    jungle_server::shared::memory::resident_mib().unwrap_or(0)
 }
 
 /// The longest shuffling game whose PGN fits in `bytes`.

@@ -1,36 +1,21 @@
 #![doc = include_str!("../README.md")]
 
-pub mod accounts;
-pub mod analysis;
-pub mod assets;
-pub mod clock;
-pub mod connections;
-pub mod correspondence;
+mod accounts;
+mod analysis;
 mod editor;
-pub mod engine;
-mod engine_queue;
-mod engine_reply;
-mod guard;
-pub mod hidden;
-mod http;
-pub mod hub;
-pub mod limits;
-pub mod lobby;
-pub mod logging;
-pub mod memory;
-pub mod presence;
+mod games;
+mod hidden;
+mod lobby;
 pub mod profile;
-pub mod protocol;
-pub mod proxy;
-pub mod puzzles;
-pub mod rate;
-pub mod ratings;
-pub mod room;
-pub mod unattended;
-pub mod ws;
+mod puzzles;
+mod ratings;
+mod router;
+pub mod shared;
 
-pub use jungle_cluster as cluster;
-pub use jungle_store as store;
+pub use jungle_platform::{
+    ClusterConfig, ClusterError, EnginePool, Hub, HubError, Limits, NewGame, Store, StoreError,
+    cluster, default_engine_threads, logging, store,
+};
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -38,24 +23,18 @@ use std::sync::Arc;
 
 use axum::Router;
 
-pub use cluster::{ClusterConfig, ClusterError};
-pub use engine::EnginePool;
-pub use hub::{Hub, HubError, NewGame};
-pub use limits::Limits;
-pub use store::{Store, StoreError, side_from_name, side_name};
-
 /// The server's shared state: the hub of game rooms (with the store and the engine pool).
 pub type AppState = Arc<Hub>;
 
 /// The whole web application: pages, static files, the JSON API and the websockets.
 pub fn app(state: AppState) -> Router {
-    http::router(state, assets::Assets::embedded())
+    router::router(state, shared::assets::Assets::embedded())
 }
 
 /// The application with its front end read from `dir` on every request (development: no rebuild for an
 /// edit of the pages, styles or scripts).
 pub fn app_with_static_dir(state: AppState, dir: PathBuf) -> Router {
-    http::router(state, assets::Assets::from_dir(dir))
+    router::router(state, shared::assets::Assets::from_dir(dir))
 }
 
 /// How to run a server.
@@ -121,7 +100,7 @@ pub struct Server {
     pub listener: tokio::net::TcpListener,
     pub state: AppState,
     pub static_dir: Option<PathBuf>,
-    pub trusted_proxies: proxy::TrustedProxies,
+    pub trusted_proxies: shared::proxy::TrustedProxies,
 }
 
 impl Server {
@@ -147,7 +126,7 @@ impl Server {
             }
         }
         // Correspondence games whose time ran out while the server was down are decided now.
-        correspondence::sweep(&state)?;
+        jungle_platform::correspondence::sweep(&state)?;
         let sweeper = Arc::downgrade(&state);
         tokio::spawn(async move {
             let mut every = tokio::time::interval(SWEEP_EVERY);
@@ -155,12 +134,11 @@ impl Server {
                 every.tick().await;
                 let Some(hub) = sweeper.upgrade() else { break };
                 hub.tidy(false);
-                hub.hidden.tidy();
                 hub.announce_attendance();
                 hub.rates.forget_idle();
-                lobby::sweep(&hub);
+                jungle_platform::lobby::sweep(&hub);
                 if hub.cluster().is_some()
-                    && let Err(e) = unattended::sweep(&hub)
+                    && let Err(e) = jungle_platform::unattended::sweep(&hub)
                 {
                     tracing::error!(error = %e, "the sweep for games nobody holds failed");
                 }
@@ -176,7 +154,7 @@ impl Server {
             listener,
             state,
             static_dir: config.static_dir.clone(),
-            trusted_proxies: proxy::TrustedProxies::new(&config.trusted_proxies),
+            trusted_proxies: shared::proxy::TrustedProxies::new(&config.trusted_proxies),
         })
     }
 
@@ -200,7 +178,7 @@ impl Server {
 fn service(
     state: AppState,
     static_dir: Option<PathBuf>,
-    trusted_proxies: proxy::TrustedProxies,
+    trusted_proxies: shared::proxy::TrustedProxies,
 ) -> axum::extract::connect_info::IntoMakeServiceWithConnectInfo<Router, SocketAddr> {
     let mut router = match static_dir {
         Some(dir) => app_with_static_dir(state, dir),
@@ -209,17 +187,10 @@ fn service(
     if !trusted_proxies.is_empty() {
         router = router.layer(axum::middleware::from_fn_with_state(
             trusted_proxies,
-            proxy::real_client,
+            shared::proxy::real_client,
         ));
     }
     router.into_make_service_with_connect_info::<SocketAddr>()
-}
-
-/// The engine threads to use by default: all cores but one, at least one.
-pub fn default_engine_threads() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get().saturating_sub(1).max(1))
-        .unwrap_or(1)
 }
 
 /// Runs a server on its own multi-threaded runtime until Ctrl-C, calling `on_listening` with the bound address

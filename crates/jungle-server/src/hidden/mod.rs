@@ -1,206 +1,220 @@
-//! Hidden Jungle on the web (docs/hidden.md, "Web"): games against the AI and between friends, each seat sent
-//! only its own view, spectators the public view until the end.
-//!
-//! - [`wire`]: the messages both ways and the state each audience is sent, built from a view.
-//! - [`room`]: one game's room — the true game, which never leaves it, and its three audiences' states.
-//! - `engine`: the AI's turns, on the engine pool's threads.
-//! - [`http`], [`ws`]: the routes and the websocket loop.
-//!
-//! Games are stored (`store::hidden`) as they are played and read again when asked for, so they survive a
-//! restart; a room leaves memory when nobody is connected to it.
+//! The routes of hidden games: creating and joining one, its page, its state and record for the requester's
+//! seat, and its websocket. A seat is held by the `hidden_ID` cookie (set like an open game's seat cookie);
+//! a request without it is a spectator's.
 
-mod engine;
-pub mod http;
-pub mod room;
-pub mod wire;
-pub mod ws;
+use std::sync::Arc;
 
-use std::collections::HashMap;
-use std::net::IpAddr;
-use std::sync::{Arc, Mutex, MutexGuard};
+use axum::extract::ws::{WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use jungle_rules::Side;
+use serde_json::json;
 
-use jungle_hidden::ai::HiddenAi;
-use jungle_rules::{Rules, Side};
+mod socket;
 
-use crate::hub::{Hub, HubError, MAX_TEXT, chosen_side, is_game_id, new_game_id, new_token};
-use crate::side_name;
-use crate::store::{HiddenRecord, now_ms};
-use room::{HiddenMode, HiddenRoom, RoomState};
-use wire::NewHiddenGame;
+use crate::AppState;
+use crate::shared::cookies::{read_cookie, set_cookie};
+use crate::shared::error::ApiError;
+use crate::shared::guard::Client;
+use crate::shared::pages::Files;
+use crate::shared::pages::page;
+use crate::shared::relay::{Peer, relay};
+use crate::shared::socket::bounded;
+use crate::shared::socket::open_connection;
+use crate::shared::socket::refuse_cross_site;
+use crate::shared::socket::text_frames;
+use jungle_platform::hub::{Hub, HubError, new_token};
+use jungle_platform::room::hidden::HiddenRoom;
+use jungle_platform::room::hidden::wire::NewHiddenGame;
+use jungle_platform::side_name;
 
-/// The hidden games held in memory.
-#[derive(Debug, Default)]
-pub struct HiddenRooms {
-    rooms: Mutex<HashMap<String, Arc<HiddenRoom>>>,
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/hidden/{id}", get(hidden_page))
+        .route("/api/hidden", post(create))
+        .route("/api/hidden/{id}", get(state))
+        .route("/api/hidden/{id}/join", post(join))
+        .route("/api/hidden/{id}/pgn", get(pgn))
+        .route("/ws/hidden/{id}", get(websocket))
 }
 
-impl HiddenRooms {
-    fn rooms(&self) -> MutexGuard<'_, HashMap<String, Arc<HiddenRoom>>> {
-        self.rooms.lock().unwrap_or_else(|e| e.into_inner())
-    }
+fn cookie_name(id: &str) -> String {
+    format!("hidden_{id}")
+}
 
-    /// The room of a game held here, without reading the store.
-    pub fn held(&self, id: &str) -> Option<Arc<HiddenRoom>> {
-        self.rooms().get(id).cloned()
-    }
+/// The seat cookie of a hidden game: by the same rules as an open game's.
+fn seat_cookie(hub: &Hub, id: &str, token: &str) -> (header::HeaderName, header::HeaderValue) {
+    set_cookie(
+        &cookie_name(id),
+        token,
+        crate::shared::seat_cookie::seat_cookie_rules(hub),
+    )
+}
 
-    /// How many rooms are held.
-    pub fn len(&self) -> usize {
-        self.rooms().len()
+/// The seat a request's cookie holds in `room` (`None`: a spectator).
+fn seat_of(hub: &Hub, room: &HiddenRoom, headers: &HeaderMap) -> Result<Option<Side>, ApiError> {
+    let Some(token) = read_cookie(headers, &cookie_name(&room.id)) else {
+        return Ok(None);
+    };
+    if let Some(seat) = room.lock().seat_of(token) {
+        return Ok(Some(seat));
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    // In a cluster the seat may have been taken on another node a moment ago: read the game once more.
+    if hub.cluster().is_some() {
+        room.reload(&hub.store)
+            .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        return Ok(room.lock().seat_of(token));
     }
+    Ok(None)
+}
 
-    /// Drops the rooms nobody uses (they are read again from the store when asked for).
-    pub fn tidy(&self) {
-        self.rooms().retain(|_, room| !room.is_idle());
+fn no_game(id: &str) -> ApiError {
+    ApiError(
+        StatusCode::NOT_FOUND,
+        format!(
+            "no hidden game \"{}\"",
+            id.chars().take(20).collect::<String>()
+        ),
+    )
+}
+
+fn find_room(hub: &Arc<Hub>, id: &str) -> Result<Arc<HiddenRoom>, ApiError> {
+    hub.hidden_room(id)?.ok_or_else(|| no_game(id))
+}
+
+/// `{"id","side","url"}`, as creating and joining answer.
+fn seated(id: &str, side: Side) -> Json<serde_json::Value> {
+    Json(json!({ "id": id, "side": side_name(side), "url": format!("/hidden/{id}") }))
+}
+
+async fn create(
+    State(hub): State<AppState>,
+    Client(client): Client,
+    body: Result<Json<NewHiddenGame>, axum::extract::rejection::JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(request) = body?;
+    let (room, side, token) = hub.create_hidden(&request, client)?;
+    // The AI may have the first move.
+    hub.after_hidden_change(&room);
+    Ok((
+        StatusCode::CREATED,
+        [seat_cookie(&hub, &room.id, &token)],
+        seated(&room.id, side),
+    )
+        .into_response())
+}
+
+/// Gives the requester the free seat of a friend game, or says which seat they already hold; `409` when no
+/// seat is free. Only from the server's own pages (the CSRF check).
+async fn join(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let room = find_room(&hub, &id)?;
+    if let Some(seat) = seat_of(&hub, &room, &headers)? {
+        return Ok(seated(&room.id, seat).into_response());
     }
+    let token = new_token();
+    match room.take_seat(&hub.store, &token) {
+        Ok(Some(side)) => Ok((
+            [seat_cookie(&hub, &room.id, &token)],
+            seated(&room.id, side),
+        )
+            .into_response()),
+        Ok(None) => Err(ApiError(
+            StatusCode::CONFLICT,
+            "no seat is free in this game: you can watch it".into(),
+        )),
+        Err(e) => Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())),
+    }
+}
 
-    /// Drops a room if nobody uses it.
-    pub fn evict_if_idle(&self, room: &HiddenRoom) {
-        let mut rooms = self.rooms();
-        if room.is_idle() {
-            rooms.remove(&room.id);
+/// The page. It holds nothing of the game: the script asks for the state.
+async fn hidden_page(
+    State(hub): State<AppState>,
+    axum::Extension(assets): Files,
+    Path(id): Path<String>,
+) -> Response {
+    match hub.hidden_room(&id) {
+        Ok(Some(_)) => page(&assets, StatusCode::OK, "hidden.html"),
+        Ok(None) => page(&assets, StatusCode::NOT_FOUND, "not_found.html"),
+        Err(e @ HubError::Damaged { .. }) => {
+            tracing::warn!(error = %e, "a damaged hidden game was asked for");
+            page(&assets, StatusCode::CONFLICT, "damaged.html")
         }
+        Err(e) => ApiError::from(e).into_response(),
     }
+}
 
-    /// Unfinished engine games created from `client` and held here.
-    fn engine_games_of(&self, client: IpAddr) -> usize {
-        self.rooms()
-            .values()
-            .filter(|room| room.owner == Some(client))
-            .filter(|room| {
-                let state = room.lock();
-                matches!(state.mode, HiddenMode::Engine { .. }) && !state.is_over()
+/// The requester's state: the same message its websocket is sent.
+async fn state(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let room = find_room(&hub, &id)?;
+    let seat = seat_of(&hub, &room, &headers)?;
+    let text = room.frames().of(seat).to_string();
+    Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+}
+
+/// The requester's record: its own setup, both once the game is over.
+async fn pgn(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let room = find_room(&hub, &id)?;
+    let seat = seat_of(&hub, &room, &headers)?;
+    let text = room.lock().record(seat).to_pgn();
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/x-chess-pgn; charset=utf-8".to_string(),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"jungle-hidden-{id}.pgn\""),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// The websocket of a hidden game. The seat comes from the cookie; a connection without a valid one watches.
+async fn websocket(
+    State(hub): State<AppState>,
+    Path(id): Path<String>,
+    Client(client): Client,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
+    refuse_cross_site(&hub, &headers)?;
+    let room = find_room(&hub, &id)?;
+    let place = open_connection(&hub, client)?;
+    let seat = seat_of(&hub, &room, &headers)?;
+    Ok(
+        bounded(upgrade).on_upgrade(move |socket: WebSocket| async move {
+            let _place = place;
+            let (tx, rx) = text_frames(socket);
+            let peer = Peer {
+                tx,
+                rx,
+                seat,
+                welcome: None,
+                error_json: socket::error_json,
+            };
+            relay(&hub.limits, &room, peer, |text| {
+                socket::handle(&hub, &room, seat, text)
             })
-            .count()
-    }
-}
-
-impl Hub {
-    /// A hidden game's room: held here, or read from the store (and its AI started if it is the AI's move);
-    /// `None` when there is no such game.
-    ///
-    /// # Errors
-    /// When the store cannot be read, or the game no longer replays ([`HubError::Damaged`]).
-    pub fn hidden_room(self: &Arc<Self>, id: &str) -> Result<Option<Arc<HiddenRoom>>, HubError> {
-        if !is_game_id(id) {
-            return Ok(None);
-        }
-        if let Some(room) = self.hidden.held(id) {
-            return Ok(Some(room));
-        }
-        let Some(record) = self.store.hidden_game(id)? else {
-            return Ok(None);
-        };
-        let moves = self.store.hidden_moves(id)?;
-        let state = RoomState::from_record(&record, &moves)?;
-        let loaded = Arc::new(HiddenRoom::new(id.to_string(), state, None, self.outbox()));
-        // Two loads may race: the first one in wins, so everyone shares one room.
-        let room = self
-            .hidden
-            .rooms()
-            .entry(id.to_string())
-            .or_insert(loaded)
-            .clone();
-        self.after_hidden_change(&room);
-        Ok(Some(room))
-    }
-
-    /// Creates a hidden game; returns its room, the creator's seat and the seat's token. Against the AI, the
-    /// AI's setup is chosen and stored now.
-    ///
-    /// # Errors
-    /// [`HubError::BadRequest`] naming the bad field; [`HubError::TooMany`] / [`HubError::Busy`] as for open
-    /// engine games; a failed database write.
-    pub fn create_hidden(
-        self: &Arc<Self>,
-        req: &NewHiddenGame,
-        client: Option<IpAddr>,
-    ) -> Result<(Arc<HiddenRoom>, Side, String), HubError> {
-        let bad = |message: String| HubError::BadRequest(message);
-        let rules_text = req.rules.as_deref().unwrap_or("").trim();
-        if rules_text.len() > MAX_TEXT {
-            return Err(bad("rules: option string too long".into()));
-        }
-        let rules: Rules = rules_text.parse().map_err(|e| bad(format!("rules: {e}")))?;
-        let side = chosen_side(req.side.as_deref())?;
-        let mode = match req.mode.as_str() {
-            "engine" => {
-                let level = req.level.unwrap_or(3);
-                if !(1..=8).contains(&level) {
-                    return Err(bad(format!("level {level} should be 1 to 8")));
-                }
-                HiddenMode::Engine { level, side: !side }
-            }
-            "friend" if req.level.is_some() => {
-                return Err(bad("level: only games against the engine have one".into()));
-            }
-            "friend" => HiddenMode::Friend,
-            other => return Err(bad(format!("mode \"{other}\" should be engine or friend"))),
-        };
-        if let HiddenMode::Engine { .. } = mode {
-            if let Some(client) = client {
-                let limit = self.limits.engine_games_per_client;
-                if self.hidden.engine_games_of(client) >= limit {
-                    return Err(HubError::TooMany(format!(
-                        "you have {limit} unfinished hidden games against the engine: finish or resign one first"
-                    )));
-                }
-            }
-            self.engine_has_room()?;
-        }
-        let token = new_token();
-        let mut tokens = jungle_rules::BySide::new(None, None);
-        tokens[side] = Some(token.clone());
-        let mut setups = jungle_rules::BySide::new(None, None);
-        let (engine_level, engine_side) = match mode {
-            HiddenMode::Engine { level, side } => {
-                let ai = HiddenAi::new(level, rand::random());
-                setups[side] = Some(ai.choose_setup(&rules, side).to_string());
-                (Some(level), Some(side_name(side).to_string()))
-            }
-            HiddenMode::Friend => (None, None),
-        };
-        let record = HiddenRecord {
-            id: new_game_id(),
-            created_at: now_ms(),
-            mode: mode.name().to_string(),
-            rules: rules.to_string(),
-            engine_level,
-            engine_side,
-            blue_token: tokens.blue,
-            red_token: tokens.red,
-            blue_setup: setups.blue,
-            red_setup: setups.red,
-            result: None,
-            winner: None,
-            termination: None,
-        };
-        self.store.insert_hidden_game(&record)?;
-        let state = RoomState::from_record(&record, &[])?;
-        let room = Arc::new(HiddenRoom::new(
-            record.id.clone(),
-            state,
-            client,
-            self.outbox(),
-        ));
-        self.hidden.rooms().insert(record.id, room.clone());
-        Ok((room, side, token))
-    }
-
-    /// Another node changed a hidden game: the room here, if there is one, reads it again.
-    pub fn apply_hidden_event(self: &Arc<Self>, id: &str) {
-        let Some(room) = self.hidden.held(id) else {
-            return;
-        };
-        match room.reload(&self.store) {
-            Ok(()) => self.after_hidden_change(&room),
-            Err(e) => {
-                tracing::error!(game = %room.id, error = %e, "could not read a hidden game again")
-            }
-        }
-    }
+            .await;
+            hub.hidden.evict_if_idle(&room);
+        }),
+    )
 }

@@ -1,409 +1,268 @@
-//! The lobby: open challenges (seeks) between accounts, direct challenges, quick pairing, and the games they
-//! make. Everything is in the database, not in one server's memory, so several servers on one database share
-//! one lobby; accepting a seek is decided by the database (see `Store::pair`), so two people accepting one seek
-//! make exactly one game.
-//!
-//! Seeks need an account (a rating, a name to show, a seat to find again from any device); guests keep friend
-//! links and engine games.
+//! The lobby's routes: the page, the lobby's state (polled by the page every few seconds), seeks and their
+//! acceptance, direct challenges, quick pairing, and a player's seat in a paired game from any device.
 
-pub mod http;
-pub mod rating;
-pub mod seek;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
-use std::sync::Arc;
+use jungle_platform::lobby::seek::{DAYS_PER_MOVE, QUICK_PAIRINGS, Seek, SeekRequest, TimeControl};
+use jungle_platform::lobby::{LIST_LIMIT, LobbyError, Quick, Seat, rating};
 
-use jungle_rules::{BySide, Position, Rules, Side};
-use rand::Rng;
-use serde::Serialize;
+use crate::shared::error::ApiError;
+use crate::shared::pages::Files;
+use crate::shared::pages::page;
+use crate::shared::seat_cookie::seat_cookie;
+use crate::shared::session::{SignedIn, Viewer};
+use crate::{AppState, Hub};
+use jungle_platform::store::{LiveGame, now_ms};
 
-use crate::accounts::Account;
-use crate::correspondence::Correspondence;
-use crate::hub::{Hub, HubError, new_token};
-use crate::store::{GameRecord, LiveGame, MarkRatedError, Pairing, StoreError, Taken, now_ms};
-use seek::{Colour, MAX_OPEN_SEEKS, QUICK_PAIRINGS, Seek, SeekRequest, TimeControl};
-
-/// Why a lobby action was refused (nothing was changed).
-#[derive(Debug, thiserror::Error)]
-pub enum LobbyError {
-    #[error("{0}")]
-    Bad(String),
-    #[error("no seek \"{0}\": it was cancelled, it expired, or it is not meant for you")]
-    NoSeek(String),
-    #[error("already taken: someone else accepted this seek first")]
-    AlreadyTaken,
-    #[error("{0}")]
-    Refused(String),
-    #[error("you have {MAX_OPEN_SEEKS} open seeks: cancel one first")]
-    TooManySeeks,
-    #[error(transparent)]
-    Hub(#[from] HubError),
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/lobby", get(lobby_page))
+        .route("/api/lobby", get(lobby_state))
+        .route("/api/lobby/mine", get(my_games))
+        .route("/api/lobby/quick", post(quick))
+        .route("/api/lobby/games/{id}/seat", post(seat))
+        .route("/api/seeks", post(create))
+        .route("/api/seeks/{id}/cancel", post(cancel))
+        .route("/api/seeks/{id}/accept", post(accept))
+        .route("/api/seeks/{id}/decline", post(decline))
 }
 
-impl From<StoreError> for LobbyError {
-    fn from(e: StoreError) -> LobbyError {
-        LobbyError::Hub(HubError::Store(e))
+impl From<LobbyError> for ApiError {
+    fn from(e: LobbyError) -> ApiError {
+        let status = match e {
+            LobbyError::Hub(inner) => return ApiError::from(inner),
+            LobbyError::Bad(_) => StatusCode::BAD_REQUEST,
+            LobbyError::NoSeek(_) => StatusCode::NOT_FOUND,
+            LobbyError::AlreadyTaken => StatusCode::CONFLICT,
+            LobbyError::Refused(_) => StatusCode::FORBIDDEN,
+            LobbyError::TooManySeeks => StatusCode::TOO_MANY_REQUESTS,
+        };
+        ApiError(status, e.to_string())
     }
 }
 
-/// The ratings module refuses to rate the game a rated seek would make (the seek's checks should have
-/// refused it first): the pairing is not made, and the player is told why.
-impl From<MarkRatedError> for LobbyError {
-    fn from(e: MarkRatedError) -> LobbyError {
-        match e {
-            MarkRatedError::Store(e) => e.into(),
-            refused => LobbyError::Refused(refused.to_string()),
+async fn lobby_page(Extension(assets): Files) -> Response {
+    page(&assets, StatusCode::OK, "lobby.html")
+}
+
+/// A seek as the lobby shows it to one viewer.
+#[derive(Serialize)]
+struct SeekView {
+    #[serde(flatten)]
+    seek: Seek,
+    /// The creator's rating in the seek's category.
+    rating: i32,
+    mine: bool,
+    /// A direct challenge to the viewer.
+    for_me: bool,
+}
+
+/// A game in the lobby's live list, with both players' ratings in its category.
+#[derive(Serialize)]
+struct GameView {
+    #[serde(flatten)]
+    game: LiveGame,
+    ratings: jungle_platform::protocol::PerSide<Option<i32>>,
+}
+
+impl GameView {
+    fn of(
+        store: &jungle_platform::store::Store,
+        game: LiveGame,
+    ) -> Result<GameView, jungle_platform::store::StoreError> {
+        let time = match (game.clock_initial_ms, game.days_per_move) {
+            (_, Some(days_per_move)) => Some(TimeControl::Correspondence { days_per_move }),
+            (Some(initial_ms), None) => Some(TimeControl::Clock {
+                initial_ms,
+                increment_ms: game.clock_increment_ms.unwrap_or(0),
+            }),
+            (None, None) => None,
+        };
+        let rating =
+            |player: Option<i64>| -> Result<Option<i32>, jungle_platform::store::StoreError> {
+                match (player, time) {
+                    (Some(id), Some(time)) => Ok(Some(rating::rating_of(store, id, time)?)),
+                    _ => Ok(None),
+                }
+            };
+        Ok(GameView {
+            ratings: jungle_platform::protocol::PerSide {
+                blue: rating(game.players.blue)?,
+                red: rating(game.players.red)?,
+            },
+            game,
+        })
+    }
+}
+
+#[derive(Deserialize)]
+struct Since {
+    /// The page's start (Unix ms): games paired from then on are announced to it.
+    since: Option<i64>,
+}
+
+/// How far back a page may ask for its new games.
+const PAIRED_LOOKBACK_MS: i64 = 10 * 60_000;
+
+/// The lobby for the viewer: open seeks, live games with players and ratings, and for a signed-in viewer the
+/// games paired since `since` (so the page of a seek's creator goes to the game). Asking keeps the viewer's
+/// own real-time seeks open.
+async fn lobby_state(
+    State(hub): State<AppState>,
+    Viewer(viewer): Viewer,
+    query: Result<Query<Since>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let Query(query) = query?;
+    let now = now_ms();
+    let viewer_id = viewer.as_ref().map(|v| v.id);
+    let mut paired = Vec::new();
+    if let Some(id) = viewer_id {
+        hub.store.touch_seeks(id, now).map_err(LobbyError::from)?;
+        let since = query.since.unwrap_or(now).max(now - PAIRED_LOOKBACK_MS);
+        for (seek, game) in hub
+            .store
+            .paired_since(id, since)
+            .map_err(LobbyError::from)?
+        {
+            paired.push(json!({ "seek": seek, "game": game, "url": format!("/game/{game}") }));
         }
     }
-}
-
-/// A game the lobby made, for one of its players: where to go and the player's seat and its token.
-#[derive(Clone, Debug)]
-pub struct Seat {
-    pub game_id: String,
-    pub side: Side,
-    pub token: String,
-}
-
-/// What quick pairing did: paired with an open seek, or opened one and waits.
-#[derive(Clone, Debug)]
-pub enum Quick {
-    Paired(Seat),
-    Waiting(Seek),
-}
-
-/// The id of a new seek: like a game id, random, so ids cannot be guessed or enumerated.
-fn new_seek_id() -> String {
-    new_token()[..12].to_string()
-}
-
-/// Opens a seek for `creator`.
-///
-/// # Errors
-/// [`LobbyError::Bad`] for a bad field or an unknown opponent, [`LobbyError::TooManySeeks`].
-pub fn create_seek(
-    hub: &Hub,
-    creator: &Account,
-    request: &SeekRequest,
-) -> Result<Seek, LobbyError> {
-    let terms = request.check(hub.limits.min_clock.as_millis() as u64)?;
-    let now = now_ms();
-    if hub.store.open_seeks_of(creator.id, now)? >= MAX_OPEN_SEEKS {
-        return Err(LobbyError::TooManySeeks);
-    }
-    let target = match request.opponent.as_deref().map(str::trim) {
-        None | Some("") => None,
-        Some(name) => {
-            let found = hub
-                .store
-                .account_by_name(name)?
-                .ok_or_else(|| LobbyError::Bad(format!("no player named \"{}\"", clip(name))))?;
-            if found.id == creator.id {
-                return Err(LobbyError::Bad("you cannot challenge yourself".into()));
-            }
-            Some(found)
-        }
-    };
-    let seek = Seek {
-        id: new_seek_id(),
-        created_at: now,
-        creator_id: creator.id,
-        creator_name: creator.name.clone(),
-        rules: terms.rules,
-        time: terms.time,
-        rated: terms.rated,
-        colour: terms.colour,
-        rating_min: terms.rating_min,
-        rating_max: terms.rating_max,
-        target_id: target.as_ref().map(|t| t.id),
-        target_name: target.map(|t| t.name),
-        declined: false,
-    };
-    hub.store.insert_seek(&seek)?;
-    Ok(seek)
-}
-
-/// At most this much of a name the user typed is repeated in an error.
-fn clip(text: &str) -> String {
-    text.chars().take(30).collect()
-}
-
-/// Cancels a seek of `creator` (or dismisses a declined challenge).
-///
-/// # Errors
-/// [`LobbyError::NoSeek`] when the creator has no such seek.
-pub fn cancel_seek(hub: &Hub, creator: &Account, id: &str) -> Result<(), LobbyError> {
-    if hub.store.delete_seek(id, creator.id)? {
-        Ok(())
-    } else {
-        Err(LobbyError::NoSeek(clip(id)))
-    }
-}
-
-/// The target of a direct challenge declines it.
-///
-/// # Errors
-/// [`LobbyError::NoSeek`] when there is no such challenge for this account.
-pub fn decline(hub: &Hub, target: &Account, id: &str) -> Result<(), LobbyError> {
-    if hub.store.decline_seek(id, target.id)? {
-        Ok(())
-    } else {
-        Err(LobbyError::NoSeek(clip(id)))
-    }
-}
-
-/// `acceptor` accepts a seek: the game is made and both players have a seat in it. Returns the acceptor's.
-///
-/// # Errors
-/// [`LobbyError::AlreadyTaken`] when someone else was first (or it was cancelled meanwhile),
-/// [`LobbyError::NoSeek`], [`LobbyError::Refused`] for a rating outside the seek's range or one's own seek.
-pub fn accept(hub: &Arc<Hub>, acceptor: &Account, id: &str) -> Result<Seat, LobbyError> {
-    let now = now_ms();
-    let Some(seek) = hub.store.seek(id, now)?.filter(|s| {
-        s.target_id
-            .is_none_or(|t| t == acceptor.id || s.creator_id == acceptor.id)
-    }) else {
-        // Gone: say "taken" when it was (the late one of two accepting at once), else that it is not there.
-        return Err(if hub.store.seek_was_paired(id)? {
-            LobbyError::AlreadyTaken
-        } else {
-            LobbyError::NoSeek(clip(id))
+    let mut seeks = Vec::new();
+    for seek in hub
+        .store
+        .seeks_for(viewer_id, now, LIST_LIMIT)
+        .map_err(LobbyError::from)?
+    {
+        let rating =
+            rating::rating_of(&hub.store, seek.creator_id, seek.time).map_err(LobbyError::from)?;
+        seeks.push(SeekView {
+            mine: Some(seek.creator_id) == viewer_id,
+            for_me: seek.target_id.is_some() && seek.target_id == viewer_id,
+            rating,
+            seek,
         });
-    };
-    if seek.creator_id == acceptor.id {
-        return Err(LobbyError::Refused("this is your own seek".into()));
     }
-    if seek.declined {
-        return Err(LobbyError::NoSeek(clip(id)));
+    let mut games = Vec::new();
+    for game in hub
+        .store
+        .lobby_games(LIST_LIMIT)
+        .map_err(LobbyError::from)?
+    {
+        games.push(GameView::of(&hub.store, game).map_err(LobbyError::from)?);
     }
-    let acceptor_rating = rating::rating_of(&hub.store, acceptor.id, seek.time)?;
-    if !seek.admits(acceptor_rating) {
-        return Err(LobbyError::Refused(format!(
-            "your rating {} is outside this seek's range {}",
-            acceptor_rating,
-            range_text(&seek)
-        )));
-    }
-    let creator_side = match seek.colour {
-        Colour::Blue => Side::Blue,
-        Colour::Red => Side::Red,
-        Colour::Random if rand::rng().random::<bool>() => Side::Blue,
-        Colour::Random => Side::Red,
-    };
-    let players = by_side(creator_side, seek.creator_id, acceptor.id);
-    let names = by_side(
-        creator_side,
-        seek.creator_name.clone(),
-        acceptor.name.clone(),
-    );
-    let tokens = BySide::new(new_token(), new_token());
-    let rules: Rules = seek
-        .rules
-        .parse()
-        .map_err(|e| LobbyError::Bad(format!("rules: {e}")))?;
-    let (clock_initial_ms, clock_increment_ms, correspondence) = match seek.time {
-        TimeControl::Clock {
-            initial_ms,
-            increment_ms,
-        } => (Some(initial_ms), Some(increment_ms), None),
-        TimeControl::Correspondence { days_per_move } => (
-            None,
-            None,
-            Some(Correspondence::starting(days_per_move, now)),
-        ),
-    };
-    let game_id = crate::hub::new_game_id();
-    let record = GameRecord {
-        id: game_id.clone(),
-        created_at: now,
-        mode: "friend".to_string(),
-        rules: rules.to_string(),
-        start_fen: jungle_rules::fen::to_fen(&Position::start(&rules)),
-        engine_level: None,
-        engine_side: None,
-        blue_token: Some(tokens.blue.clone()),
-        red_token: Some(tokens.red.clone()),
-        blue_name: Some(names.blue),
-        red_name: Some(names.red),
-        clock_initial_ms,
-        clock_increment_ms,
-        result: None,
-        winner: None,
-        termination: None,
-    };
-    let pairing = Pairing {
-        game_id: game_id.clone(),
-        seek_id: seek.id.clone(),
-        created_at: now,
-        players,
-        correspondence,
-    };
-    match hub.store.pair(
-        &seek.id,
-        acceptor.id,
-        now,
-        &record,
-        &pairing,
-        seek.rated.then(|| rating::category_of(seek.time)),
-    )? {
-        Taken::Gone => return Err(LobbyError::AlreadyTaken),
-        Taken::Paired => {}
-    }
-    // Open the room now: the wait for the first moves starts, and both players find it live.
-    if let Some(room) = hub.room(&game_id)? {
-        hub.after_change(&room);
-    }
-    let side = creator_side.opponent();
-    Ok(Seat {
-        game_id,
-        side,
-        token: tokens.get(side).clone(),
-    })
+    Ok(Json(json!({
+        "me": viewer.map(|v| v.name),
+        "now": now,
+        "seeks": seeks,
+        "games": games,
+        "paired": paired,
+        "quick": QUICK_PAIRINGS,
+        "days": DAYS_PER_MOVE,
+    })))
 }
 
-/// The creator's and the acceptor's something, by side.
-fn by_side<T>(creator_side: Side, creator: T, acceptor: T) -> BySide<T> {
-    match creator_side {
-        Side::Blue => BySide::new(creator, acceptor),
-        Side::Red => BySide::new(acceptor, creator),
-    }
+/// The signed-in viewer's games in progress from the lobby, their turn first, and how many await them
+/// (a guest has none).
+async fn my_games(
+    State(hub): State<AppState>,
+    Viewer(viewer): Viewer,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let games = match viewer {
+        Some(player) => jungle_platform::lobby::games_of(&hub, &player)?,
+        None => Vec::new(),
+    };
+    let your_turn = games.iter().filter(|g| g.my_turn).count();
+    Ok(Json(json!({ "games": games, "your_turn": your_turn })))
 }
 
-/// The `min–max` of a seek's rating range, for messages.
-fn range_text(seek: &Seek) -> String {
-    let end = |v: Option<i32>| v.map(|v| v.to_string()).unwrap_or_default();
-    format!("{}–{}", end(seek.rating_min), end(seek.rating_max))
+/// A seat in a game: its id and page, the seat, and the seat's cookie.
+fn seat_reply(hub: &Hub, status: StatusCode, seat: &Seat) -> Response {
+    let url = format!("/game/{}", seat.game_id);
+    (
+        status,
+        [seat_cookie(hub, &seat.game_id, &seat.token)],
+        Json(json!({
+            "id": seat.game_id,
+            "url": url,
+            "seat": jungle_platform::side_name(seat.side),
+        })),
+    )
+        .into_response()
 }
 
-/// Quick pairing at `minutes + increment` (one of [`QUICK_PAIRINGS`]): accepts the oldest open seek that
-/// matches (same clock, standard rules, rated, public, open to the player's rating), or opens such a seek. A
-/// player already waiting at this time control keeps their seek.
-///
-/// # Errors
-/// [`LobbyError::Bad`] for a time control not offered; as [`create_seek`] and [`accept`] otherwise.
-pub fn quick_pair(
-    hub: &Arc<Hub>,
-    player: &Account,
+async fn create(
+    State(hub): State<AppState>,
+    SignedIn(creator): SignedIn,
+    body: Result<Json<SeekRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(request) = body?;
+    let seek = jungle_platform::lobby::create_seek(&hub, &creator, &request)?;
+    Ok((StatusCode::CREATED, Json(json!({ "seek": seek }))).into_response())
+}
+
+async fn cancel(
+    State(hub): State<AppState>,
+    SignedIn(creator): SignedIn,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    jungle_platform::lobby::cancel_seek(&hub, &creator, &id)?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn decline(
+    State(hub): State<AppState>,
+    SignedIn(target): SignedIn,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    jungle_platform::lobby::decline(&hub, &target, &id)?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+async fn accept(
+    State(hub): State<AppState>,
+    SignedIn(acceptor): SignedIn,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let seat = jungle_platform::lobby::accept(&hub, &acceptor, &id)?;
+    Ok(seat_reply(&hub, StatusCode::CREATED, &seat))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QuickRequest {
     minutes: u32,
     increment: u32,
-) -> Result<Quick, LobbyError> {
-    if !QUICK_PAIRINGS.contains(&(minutes, increment)) {
-        return Err(LobbyError::Bad(format!(
-            "quick pairing is offered at {}",
-            QUICK_PAIRINGS.map(|(m, i)| format!("{m}+{i}")).join(", ")
-        )));
-    }
-    let time = TimeControl::Clock {
-        initial_ms: u64::from(minutes) * 60_000,
-        increment_ms: u64::from(increment) * 1000,
-    };
-    let mine = rating::rating_of(&hub.store, player.id, time)?;
-    let seeks = hub.store.seeks_for(Some(player.id), now_ms(), LIST_LIMIT)?;
-    let standard = Rules::default().to_string();
-    let fits = |s: &&Seek| {
-        s.time == time && s.rated && s.rules == standard && s.target_id.is_none() && !s.declined
-    };
-    if let Some(waiting) = seeks
-        .iter()
-        .filter(fits)
-        .find(|s| s.creator_id == player.id)
-    {
-        return Ok(Quick::Waiting(waiting.clone()));
-    }
-    for seek in seeks.iter().filter(fits).filter(|s| s.admits(mine)) {
-        match accept(hub, player, &seek.id) {
-            Ok(seat) => return Ok(Quick::Paired(seat)),
-            // Someone else was quicker: try the next one.
-            Err(LobbyError::AlreadyTaken | LobbyError::NoSeek(_)) => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    let request = SeekRequest {
-        minutes: Some(f64::from(minutes)),
-        increment: Some(increment),
-        rated: true,
-        ..SeekRequest::default()
-    };
-    Ok(Quick::Waiting(create_seek(hub, player, &request)?))
 }
 
-/// A player's seat in a game the lobby made (from any device: the account is the key).
-///
-/// # Errors
-/// [`LobbyError::Refused`] when the account does not play in that game.
-pub fn seat(hub: &Hub, player: &Account, game_id: &str) -> Result<Seat, LobbyError> {
-    let refused = || LobbyError::Refused("you do not play in this game".into());
-    let players = hub.store.players_of(game_id)?.ok_or_else(refused)?;
-    let side = Side::ALL
-        .into_iter()
-        .find(|&s| *players.get(s) == Some(player.id))
-        .ok_or_else(refused)?;
-    let game = hub.store.game(game_id)?.ok_or_else(refused)?;
-    let token = match side {
-        Side::Blue => game.blue_token,
-        Side::Red => game.red_token,
-    }
-    .ok_or_else(refused)?;
-    Ok(Seat {
-        game_id: game_id.to_string(),
-        side,
-        token,
-    })
-}
-
-/// The most seeks and games a lobby list shows.
-pub const LIST_LIMIT: u32 = 100;
-
-/// A game of a player, with their side and whether it is their move.
-#[derive(Clone, Debug, Serialize)]
-pub struct MyGame {
-    #[serde(flatten)]
-    pub game: LiveGame,
-    pub side: &'static str,
-    pub my_turn: bool,
-}
-
-/// A player's games in progress (made by the lobby or not), the ones awaiting their move first, then by
-/// deadline.
-///
-/// # Errors
-/// When the database cannot be read.
-pub fn games_of(hub: &Hub, player: &Account) -> Result<Vec<MyGame>, LobbyError> {
-    let mut games = Vec::new();
-    for game in hub.store.games_of_player(player.id, LIST_LIMIT)? {
-        let Some(side) = Side::ALL
-            .into_iter()
-            .find(|&s| *game.players.get(s) == Some(player.id))
-        else {
-            continue;
-        };
-        let my_turn = match hub.room(&game.id) {
-            Ok(Some(room)) => {
-                let state = room.lock();
-                !state.is_finished() && state.game.side_to_move() == side
-            }
-            _ => false,
-        };
-        games.push(MyGame {
-            game,
-            side: crate::side_name(side),
-            my_turn,
-        });
-    }
-    // Stable: within each group the store's order (soonest deadline first) stays.
-    games.sort_by_key(|g| !g.my_turn);
-    Ok(games)
-}
-
-/// The lobby's periodic work: forget real-time seeks whose creator left, decide overdue correspondence
-/// games.
-pub fn sweep(hub: &Arc<Hub>) {
-    if let Err(e) = hub.store.expire_seeks(now_ms()) {
-        tracing::error!(error = %e, "expired seeks were not removed");
-    }
-    if let Err(e) = crate::correspondence::sweep(hub) {
-        tracing::error!(error = %e, "the correspondence sweep failed");
+/// Quick pairing: `{"paired": {id,url,seat}}` with the seat cookie, or `{"waiting": seek}`.
+async fn quick(
+    State(hub): State<AppState>,
+    SignedIn(player): SignedIn,
+    body: Result<Json<QuickRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(request) = body?;
+    match jungle_platform::lobby::quick_pair(&hub, &player, request.minutes, request.increment)? {
+        Quick::Paired(seat) => Ok(seat_reply(&hub, StatusCode::CREATED, &seat)),
+        Quick::Waiting(seek) => Ok(Json(json!({ "waiting": seek })).into_response()),
     }
 }
 
-#[cfg(test)]
-mod tests;
+/// A player's seat in a game the lobby made, from any device.
+async fn seat(
+    State(hub): State<AppState>,
+    SignedIn(player): SignedIn,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    if !jungle_platform::hub::is_game_id(&id) {
+        return Err(LobbyError::Refused("you do not play in this game".into()).into());
+    }
+    let seat = jungle_platform::lobby::seat(&hub, &player, &id)?;
+    Ok(seat_reply(&hub, StatusCode::OK, &seat))
+}

@@ -8,7 +8,8 @@ use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
-use crate::http::{ApiError, pgn_text};
+use crate::games::pgn_text;
+use crate::shared::error::ApiError;
 use crate::{AppState, Hub};
 
 /// Games read and written per step of the stream.
@@ -81,7 +82,9 @@ fn chunk(
         };
         let moves = hub.store.moves(id)?;
         // A game whose record no longer replays is left out of the export (its page says why).
-        let Ok(state) = crate::hub::room_state(&record, &moves, hub.limits.claim_after) else {
+        let Ok(state) =
+            jungle_platform::room::open::room_state(&record, &moves, hub.limits.claim_after)
+        else {
             continue;
         };
         match pgn_text(

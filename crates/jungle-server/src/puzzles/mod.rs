@@ -8,9 +8,6 @@
 //! - `POST /api/puzzles/{id}/moves` with `{"moves": [...]}` (the line so far, ending with the solver's new
 //!   move): `continue` with the reply, or `solved` / `failed` with the solution and the ratings.
 
-pub mod collection;
-pub mod rating;
-
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
@@ -22,12 +19,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::AppState;
-use crate::accounts::Viewer;
-use crate::http::{ApiError, Files, page};
-use crate::hub::HubError;
-use crate::store::now_ms;
-use collection::PUZZLES;
-use rating::{RatingView, rate};
+use crate::shared::error::ApiError;
+use crate::shared::pages::Files;
+use crate::shared::pages::page;
+use crate::shared::session::Viewer;
+use jungle_platform::hub::HubError;
+use jungle_platform::puzzles::collection::PUZZLES;
+use jungle_platform::puzzles::rating::{self, RatingView, rate};
+use jungle_platform::store::now_ms;
 
 /// The routes of the puzzles, merged into the application's router.
 pub fn routes() -> Router<AppState> {

@@ -197,7 +197,7 @@ async fn forged_ended_and_expired_sessions_are_guests() {
         .state
         .store
         .insert_session(
-            &jungle_server::accounts::session::token_hash(expired),
+            &jungle_server::shared::session::token_hash(expired),
             account.id,
             1,
         )
@@ -209,7 +209,7 @@ async fn forged_ended_and_expired_sessions_are_guests() {
         // The database's hash of the real token is not the token.
         format!(
             "jungle_session={}",
-            jungle_server::accounts::session::token_hash(real.split_once('=').unwrap().1)
+            jungle_server::shared::session::token_hash(real.split_once('=').unwrap().1)
         ),
     ] {
         assert_eq!(me(addr, Some(&forged)).await, None, "{forged}");

@@ -204,7 +204,10 @@ async fn a_websocket_flood_is_cut_off() {
     let mut saw_flood_error = false;
     while let Some(message) = client.next().await {
         if message["type"] == "error" {
-            assert_eq!(message["message"], jungle_server::ws::FLOOD_MESSAGE);
+            assert_eq!(
+                message["message"],
+                jungle_server::shared::relay::FLOOD_MESSAGE
+            );
             saw_flood_error = true;
         }
     }

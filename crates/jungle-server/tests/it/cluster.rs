@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use jungle_platform::room::{ActionError, Room};
+use jungle_platform::unattended;
 use jungle_rules::Side;
 use jungle_server::cluster::Member;
 use jungle_server::cluster::event::{Change, GameEvent, MoveEvent};
-use jungle_server::room::{ActionError, Room};
 use jungle_server::store::now_ms;
 use jungle_server::store::scratch::{ScratchSchema, test_postgres_url};
-use jungle_server::unattended;
 use jungle_server::{ClusterConfig, Config, EnginePool, Hub, Limits, NewGame, Server, Store};
 
 use crate::support::nats::{PrivateNats, broker_url};

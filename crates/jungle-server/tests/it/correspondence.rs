@@ -89,7 +89,7 @@ async fn a_game_whose_time_ran_out_while_the_server_was_down_is_decided_once_whe
     let decided = finished_at(&db, &game).expect("the ending is stored");
 
     // The sweep runs again (as it does periodically): nothing is decided twice.
-    let swept = jungle_server::correspondence::sweep(&server.state).unwrap();
+    let swept = jungle_platform::correspondence::sweep(&server.state).unwrap();
     assert_eq!(swept, 0);
     assert_eq!(finished_at(&db, &game), Some(decided));
     // And the players' lists no longer show it as waiting.

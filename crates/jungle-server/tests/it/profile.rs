@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
+use jungle_platform::ratings::Category;
 use jungle_rules::{BySide, Side};
-use jungle_server::ratings::Category;
 use jungle_server::{Hub, NewGame};
 use serde_json::Value;
 

@@ -3,7 +3,7 @@
 //! once. And in the browser: solving a puzzle on the page.
 
 use jungle_glicko::{Game, Outcome, Rating, Settings};
-use jungle_server::puzzles::collection::PUZZLES;
+use jungle_platform::puzzles::collection::PUZZLES;
 use serde_json::{Value, json};
 
 use crate::support::browser::{Chrome, click, click_move, eval, wait_until};

@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
+use jungle_platform::ratings::{Category, Outcome, Rating, SETTINGS};
+use jungle_platform::room::Room;
 use jungle_rules::{BySide, Side};
-use jungle_server::ratings::{Category, Outcome, Rating, SETTINGS};
-use jungle_server::room::Room;
 use jungle_server::store::{CategoryRating, MarkRatedError};
 use jungle_server::{EnginePool, Hub, NewGame, Store};
 
@@ -348,7 +348,7 @@ async fn a_rated_game_from_the_lobby_played_to_the_den_in_the_browser_moves_both
         .await;
         assert_eq!(
             row[1],
-            jungle_server::ratings::shown(rating),
+            jungle_platform::ratings::shown(rating),
             "{name}: {row:?}"
         );
         assert_eq!(row[2], "1", "{name}: one game");

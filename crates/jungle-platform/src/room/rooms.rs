@@ -1,0 +1,113 @@
+//! The rooms of one kind of game a node holds in memory: found by id, shared by every connection to the
+//! game, and dropped when idle (they are read again from the store when asked for).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use super::{Kind, Room};
+
+#[derive(Debug)]
+pub struct Rooms<K: Kind> {
+    map: Mutex<HashMap<String, Arc<Room<K>>>>,
+}
+
+impl<K: Kind> Default for Rooms<K> {
+    fn default() -> Self {
+        Rooms {
+            map: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl<K: Kind> Rooms<K> {
+    fn map(&self) -> MutexGuard<'_, HashMap<String, Arc<Room<K>>>> {
+        self.map.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The room of a game held here, without reading the store.
+    pub fn held(&self, id: &str) -> Option<Arc<Room<K>>> {
+        self.map().get(id).cloned()
+    }
+
+    /// Keeps a room just made (a new game).
+    pub fn insert(&self, room: Arc<Room<K>>) {
+        self.map().insert(room.id.clone(), room);
+    }
+
+    /// Keeps a room just read from the store, unless another load of the same game got in first: the room
+    /// held afterwards, which everyone shares.
+    pub fn first_in(&self, loaded: Arc<Room<K>>) -> Arc<Room<K>> {
+        self.map()
+            .entry(loaded.id.clone())
+            .or_insert(loaded)
+            .clone()
+    }
+
+    /// Every room held.
+    pub fn all(&self) -> Vec<Arc<Room<K>>> {
+        self.map().values().cloned().collect()
+    }
+
+    /// How many rooms are held.
+    pub fn len(&self) -> usize {
+        self.map().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// How many held rooms `matches`.
+    pub fn count(&self, matches: impl Fn(&Room<K>) -> bool) -> usize {
+        self.map().values().filter(|room| matches(room)).count()
+    }
+
+    /// The rooms held and their estimated bytes.
+    pub fn held_bytes(&self) -> (usize, usize) {
+        let map = self.map();
+        (map.len(), map.values().map(|r| r.approx_bytes()).sum())
+    }
+
+    /// Forgets a room nobody uses.
+    pub fn evict_if_idle(&self, room: &Room<K>) {
+        let mut map = self.map();
+        if room.is_idle() {
+            map.remove(&room.id);
+        }
+    }
+
+    /// Drops idle rooms: those unused for `idle_after`, then the least recently used ones while the rooms'
+    /// estimated memory is over `budget` bytes (`shed`: every idle room).
+    pub fn tidy(&self, idle_after: Duration, budget: usize, shed: bool) {
+        let now = Instant::now();
+        let mut map = self.map();
+        let mut total = 0;
+        let mut idle = Vec::new();
+        for (id, room) in map.iter() {
+            let bytes = room.approx_bytes();
+            total += bytes;
+            if room.is_idle() {
+                idle.push((room.last_used(), id.clone(), bytes));
+            }
+        }
+        idle.sort();
+        let before = map.len();
+        for (last_used, id, bytes) in idle {
+            let stale = now.saturating_duration_since(last_used) >= idle_after;
+            if shed || stale || total > budget {
+                map.remove(&id);
+                total -= bytes;
+            }
+        }
+        let dropped = before - map.len();
+        if dropped > 0 {
+            tracing::debug!(
+                dropped,
+                held = map.len(),
+                bytes = total,
+                "idle rooms left memory"
+            );
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! The loop every game connection runs, open or hidden: a greeting, then each frame from the client answered
+//! and each new state of the room sent, within the idle and flood limits.
+//!
+//! Generic over any `Sink` of text and `Stream` of [`Incoming`] frames, so tests can drive it with channels;
+//! the axum handlers adapt their sockets to these (`shared::socket::text_frames`).
+
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use jungle_platform::Limits;
+use jungle_platform::protocol::ProtocolError;
+use jungle_platform::room::{Kind, Room};
+use jungle_rules::Side;
+use tokio::time::Instant;
+
+/// A frame from the client, reduced to what the room cares about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Incoming {
+    Text(String),
+    Binary,
+    /// A frame the transport refused (e.g. over its size limit): the connection ends.
+    Broken,
+}
+
+/// The error sent before a flooding connection is closed.
+pub const FLOOD_MESSAGE: &str = "too many messages: the connection is closed";
+
+/// What a game connection does with one frame from its client.
+pub(crate) struct Answer {
+    /// Sent to this connection only.
+    pub reply: Option<String>,
+    /// Whether the connection ends (after the reply).
+    pub close: bool,
+}
+
+impl Answer {
+    /// Sends the reply (if any); whether the connection goes on.
+    pub async fn deliver<Tx: Sink<String> + Unpin>(self, tx: &mut Tx) -> bool {
+        if let Some(reply) = self.reply
+            && tx.send(reply).await.is_err()
+        {
+            return false;
+        }
+        !self.close
+    }
+}
+
+/// The rules every game connection applies to a frame from its client, whatever the game: a closed or broken
+/// socket ends it, a client over its message rate is told so and closed, a binary frame is refused, and text
+/// is carried out by `handle`. `error_json` writes an error in the connection's own messages.
+pub(crate) fn answer_frame(
+    frame: Option<Incoming>,
+    flood: &governor::DefaultDirectRateLimiter,
+    error_json: fn(&str) -> String,
+    handle: impl FnOnce(&str) -> Option<String>,
+) -> Answer {
+    if frame.is_some() && flood.check().is_err() {
+        return Answer {
+            reply: Some(error_json(FLOOD_MESSAGE)),
+            close: true,
+        };
+    }
+    match frame {
+        None | Some(Incoming::Broken) => Answer {
+            reply: None,
+            close: true,
+        },
+        Some(Incoming::Binary) => Answer {
+            reply: Some(error_json(&ProtocolError::Binary.to_string())),
+            close: false,
+        },
+        Some(Incoming::Text(text)) => Answer {
+            reply: handle(&text),
+            close: false,
+        },
+    }
+}
+
+/// The client end of a game connection: its socket (text out, [`Incoming`] frames in), its seat in the room
+/// (`None`: a spectator), and how it speaks — `welcome`, sent before the first state (if any), and
+/// `error_json`, the game's own error message.
+pub(crate) struct Peer<Tx, Rx> {
+    pub tx: Tx,
+    pub rx: Rx,
+    pub seat: Option<Side>,
+    pub welcome: Option<String>,
+    pub error_json: fn(&str) -> String,
+}
+
+/// What every game connection does, open or hidden: sends the peer's welcome and its audience's state of
+/// `room`, then until either side closes it, nothing arrives for the idle limit, or the client sends faster
+/// than its message limit, answers each frame (by [`answer_frame`]: text is carried out by `handle`) and
+/// sends each of the room's later messages for its audience.
+pub(crate) async fn relay<K: Kind, Tx, Rx>(
+    limits: &Limits,
+    room: &Room<K>,
+    peer: Peer<Tx, Rx>,
+    mut handle: impl FnMut(&str) -> Option<String>,
+) where
+    Tx: Sink<String> + Unpin,
+    Rx: Stream<Item = Incoming> + Unpin,
+{
+    let Peer {
+        mut tx,
+        mut rx,
+        seat,
+        welcome,
+        error_json,
+    } = peer;
+    let idle = limits.connection_idle;
+    let flood = jungle_platform::rate::message_flood(limits.messages_per_minute);
+    let mut heard = Instant::now();
+    // Subscribe before the first state, so no change falls between them.
+    let mut updates = room.updates_for(seat);
+    let first = room.frames().of(seat).to_string();
+    for text in welcome.into_iter().chain([first]) {
+        if tx.send(text).await.is_err() {
+            return;
+        }
+    }
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep_until(heard + idle) => break,
+            frame = rx.next() => {
+                heard = Instant::now();
+                let answer = answer_frame(frame, &flood, error_json, &mut handle);
+                if !answer.deliver(&mut tx).await {
+                    break;
+                }
+            }
+            state = updates.next() => {
+                let Some(text) = state else {
+                    break;
+                };
+                if tx.send(text.to_string()).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+}
