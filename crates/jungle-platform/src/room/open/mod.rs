@@ -2,7 +2,6 @@
 //! rules with `jungle-rules`, writes to the store, and only then shows the change: what a browser sees has been
 //! saved. (Reading a stored game back: `restore`; catching up with other nodes: `remote`.)
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use jungle_rules::{BySide, Game, GameError, Move, Outcome, Side, Termination};
@@ -11,17 +10,18 @@ use super::{Ending, EndingWriter, Frames, Kind, LoadError, Room};
 use crate::clock::Clock;
 use crate::cluster::event::{Change, Headcount, MoveEvent};
 use crate::presence::Presence;
-use crate::protocol::{
-    BoardView, ClockView, EngineView, OutcomeView, PerSide, ServerMessage, SideName, Snapshot,
-};
+use crate::protocol::{ServerMessage, SideName, Snapshot};
 use crate::side_from_name;
 use crate::store::{Correspondence, MoveRecord, Store, StoreError, now_ms};
 
 mod remote;
 mod restore;
+mod snapshot;
 pub use remote::resume_clock_at;
 use remote::side_text;
 pub use restore::{room_state, stored_outcome};
+use snapshot::snapshot_json;
+pub use snapshot::{pgn_player_name, player_name, snapshot};
 
 /// The open game (every rule of `jungle-rules`, both sides see everything): one state message for everyone.
 #[derive(Debug)]
@@ -710,102 +710,6 @@ pub fn engine_turn(state: &RoomState) -> Option<(u64, u8)> {
         }
         _ => None,
     }
-}
-
-/// The display name of the player in `side`: the name a PGN gave, the engine and its level, `Anonymous` for a
-/// person (players here have no accounts), or a note that the seat is still free.
-pub fn player_name(state: &RoomState, side: Side) -> String {
-    pgn_player_name(state, side).unwrap_or_else(|| "Waiting for a friend…".to_string())
-}
-
-/// The name of the player in `side` for a PGN tag; `None` for a seat nobody has taken.
-pub fn pgn_player_name(state: &RoomState, side: Side) -> Option<String> {
-    if let Some(name) = state.names.get(side) {
-        return Some(name.clone());
-    }
-    match state.mode {
-        Mode::Engine {
-            level,
-            side: engine,
-        } if engine == side => Some(format!("Engine level {level}")),
-        Mode::Engine { .. } => Some("Anonymous".to_string()),
-        Mode::Friend if state.tokens.get(side).is_none() => None,
-        Mode::Friend => Some("Anonymous".to_string()),
-        Mode::Import => Some("?".to_string()),
-    }
-}
-
-/// The state every watcher receives, at `now` (the clocks' times).
-pub fn snapshot(id: &str, state: &RoomState, now: Instant) -> Snapshot {
-    let game = &state.game;
-    let clock = state.clock.as_ref().map(|clock| {
-        let t = clock.millis(now);
-        ClockView {
-            blue_ms: t.blue,
-            red_ms: t.red,
-            running: clock.running_side().map(SideName),
-            increment_ms: clock.increment().as_millis() as u64,
-        }
-    });
-    let outcome = if state.aborted {
-        Some(OutcomeView {
-            winner: None,
-            reason: ABORTED,
-            result: "*",
-            text: "Game aborted".to_string(),
-        })
-    } else {
-        game.outcome().map(|o| OutcomeView {
-            winner: o.winner.map(SideName),
-            reason: o.termination.as_str(),
-            result: o.result_str(),
-            text: o.to_string(),
-        })
-    };
-    let legal = if state.is_finished() {
-        Vec::new()
-    } else {
-        game.legal_moves().iter().map(Move::to_string).collect()
-    };
-    Snapshot {
-        id: id.to_string(),
-        mode: state.mode.name(),
-        rules: game.rules().to_string(),
-        board: BoardView::of(game.rules()),
-        start_fen: jungle_rules::fen::to_fen(game.start_position()),
-        fen: jungle_rules::fen::to_fen(game.position()),
-        moves: game.moves().iter().map(Move::to_string).collect(),
-        animal_moves: game.written_moves(jungle_rules::Notation::Animal),
-        ply: game.moves().len(),
-        turn: SideName(game.side_to_move()),
-        legal,
-        players: PerSide::from_fn(|side| player_name(state, side)),
-        seats_taken: PerSide::from_fn(|side| {
-            state.tokens.get(side).is_some() || is_engine_seat(state.mode, side)
-        }),
-        engine: match state.mode {
-            Mode::Engine { level, side } => Some(EngineView {
-                level,
-                side: SideName(side),
-            }),
-            _ => None,
-        },
-        clock,
-        outcome,
-        draw_offer: state.draw_offer.map(SideName),
-        thinking: state.thinking,
-        spectators: state.presence.spectators(),
-        rematch: state.rematch.as_ref().map(|r| r.id.clone()),
-        away: PerSide::from_fn(|side| away_ms(state, side, now)),
-        correspondence: state.correspondence,
-    }
-}
-
-/// The JSON of the state message.
-fn snapshot_json(id: &str, state: &RoomState, now: Instant) -> Arc<str> {
-    ServerMessage::State(&snapshot(id, state, now))
-        .to_json()
-        .into()
 }
 
 /// Reads a stored side name.
