@@ -72,6 +72,19 @@ pub fn encode(m: Move) -> usize {
     m.from.index() * 4 + direction as usize
 }
 
+/// The action of the left–right mirror image (a ↔ g) of an action's move: the mirrored origin, east and west
+/// swapped. The board is symmetric about the d-file, so it is the mirrored position's action of the mirrored
+/// move.
+pub fn mirror_action(action: usize) -> usize {
+    let from = Square::new((action / 4) as u8).expect("an action starts on a square");
+    let direction = match Direction::ALL[action % 4] {
+        Direction::East => Direction::West,
+        Direction::West => Direction::East,
+        vertical => vertical,
+    };
+    from.mirror().index() * 4 + direction as usize
+}
+
 /// The legal move of an action in a position, if it has one.
 pub fn decode(action: usize, pos: &Position, rules: &Rules) -> Option<Move> {
     if action >= ACTIONS {

@@ -1,4 +1,4 @@
-//! `jungle.HiddenGame`: Hidden Jungle, where each side's animals start face down, seen only as each player
+//! `doushouqi.HiddenGame`: Hidden Jungle, where each side's animals start face down, seen only as each player
 //! may see them.
 
 use jungle_hidden::{Arrangement, HiddenGame};
@@ -22,8 +22,11 @@ use crate::rules::{PyRules, RulesArg};
 /// ``view_fen(side)`` and ``observation(side)`` hold only what that player knows (``X``/``x`` and plane 24 for
 /// enemy pieces of unknown animal), and ``legal_moves`` are the mover's own (an attack onto any enemy piece
 /// included).
-#[pyclass(name = "HiddenGame", module = "jungle")]
-#[derive(Debug)]
+///
+/// Copies (``copy.copy``, ``copy.deepcopy``) are independent games in the same state. Pickling writes the whole
+/// true game, both secret setups included, as the referee holds it: hand players their views, not the pickle.
+#[pyclass(name = "HiddenGame", module = "doushouqi")]
+#[derive(Clone, Debug)]
 pub struct PyHiddenGame {
     game: HiddenGame,
     observer: Observer,
@@ -33,8 +36,20 @@ fn arrangement(rules: &Rules, side: Side, text: &str, rng: &mut StdRng) -> PyRes
     match text {
         "random" => Ok(Arrangement::random(rules, side, rng)),
         "standard" => Ok(Arrangement::standard(rules, side)),
-        letters => Arrangement::parse(rules, side, letters).map_err(value_error),
+        letters => Arrangement::parse(rules, side, letters).map_err(|e| {
+            value_error(format!(
+                "{} setup \"{letters}\": {e}; a setup is \"random\", \"standard\" or the animal letters on \
+                 the start squares in increasing square order (\"{}\" is the standard one)",
+                side.name().to_lowercase(),
+                letters_of(&Arrangement::standard(rules, side))
+            ))
+        }),
     }
+}
+
+/// An arrangement as its animal letters, in increasing square order.
+fn letters_of(arrangement: &Arrangement) -> String {
+    arrangement.animals().iter().map(|a| a.letter()).collect()
 }
 
 #[pymethods]
@@ -127,6 +142,36 @@ impl PyHiddenGame {
     #[pyo3(signature = (viewer))]
     fn view_fen(&self, viewer: Option<PySide>) -> String {
         self.game.view(viewer.map(Into::into)).fen()
+    }
+
+    fn __copy__(&self) -> PyHiddenGame {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyHiddenGame {
+        self.clone()
+    }
+
+    /// Pickles as the rules and both setups, then the moves (replayed).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyAny>, (String, String, String), Vec<String>) {
+        let game = &slf.borrow().game;
+        let args = (
+            game.rules().to_string(),
+            letters_of(game.arrangement(Side::Blue)),
+            letters_of(game.arrangement(Side::Red)),
+        );
+        let moves = game.history().iter().map(|p| p.mv.to_string()).collect();
+        (slf.get_type().into_any(), args, moves)
+    }
+
+    fn __setstate__(&mut self, moves: Vec<String>) -> PyResult<()> {
+        for m in moves {
+            self.play(MoveArg::Text(m))?;
+        }
+        Ok(())
     }
 
     /// The observation planes of a player's view, ``(26, 9, 7) uint8``: only what that player knows.

@@ -1,15 +1,17 @@
-//! `jungle.Move`: an origin and a destination square; the position decides whether it steps, jumps or captures.
+//! `doushouqi.Move`: an origin and a destination square; the position decides whether it steps, jumps or captures.
 
 use jungle_rules::{Move, Position, Rules};
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 use crate::errors::move_error;
+use crate::game::GameArg;
 use crate::pieces::SquareArg;
 
 /// A move from one square to another. ``Move.parse("a3a4")`` reads move text; ``str(move)`` writes it.
 #[pyclass(
     name = "Move",
-    module = "jungle",
+    module = "doushouqi",
     frozen,
     eq,
     hash,
@@ -50,6 +52,14 @@ impl PyMove {
         self.0.to.index()
     }
 
+    /// The legal move of an action (``from_square * 4 + direction``) in a ``Position`` or the current position
+    /// of a ``Game``; ``IllegalMoveError`` if it has none there. (The position is needed: an action names a
+    /// direction, and whether that is a step or a river jump depends on the piece.)
+    #[staticmethod]
+    fn from_action(action: i64, position: GameArg<'_>) -> PyResult<PyMove> {
+        position.with_position(|pos, rules| action_move(action, pos, rules).map(PyMove))
+    }
+
     /// The action number of this move: ``from_square * 4 + direction`` (0 north, 1 south, 2 east, 3 west;
     /// a river jump has its step's direction).
     fn action(&self) -> usize {
@@ -68,6 +78,23 @@ impl PyMove {
     fn __repr__(&self) -> String {
         format!("Move.parse('{}')", self.0)
     }
+
+    /// Pickles as its two squares.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let m = slf.get().0;
+        let args = PyTuple::new(slf.py(), [m.from.index(), m.to.index()])?;
+        Ok((slf.get_type().into_any(), args))
+    }
+}
+
+/// The legal move of an action in a position; ``IllegalMoveError`` naming the position if it has none.
+pub fn action_move(action: i64, pos: &Position, rules: &Rules) -> PyResult<Move> {
+    usize::try_from(action)
+        .ok()
+        .and_then(|a| crate::encoding::decode(a, pos, rules))
+        .ok_or_else(|| move_error(format!("action {action} is not legal in {pos}")))
 }
 
 /// A move argument: a `Move` or move text.

@@ -1,4 +1,4 @@
-//! `jungle.Position`: a position under some rules with its move stack, python-chess's `Board` for Jungle.
+//! `doushouqi.Position`: a position under some rules with its move stack, python-chess's `Board` for Jungle.
 
 use jungle_rules::{Move, Position, Rules, Square, perft_parallel};
 use pyo3::exceptions::PyIndexError;
@@ -7,7 +7,7 @@ use pyo3::types::{PyDict, PyTuple};
 
 use crate::drawing;
 use crate::errors::{fen_error, value_error};
-use crate::moves::{MoveArg, PyMove, py_moves};
+use crate::moves::{MoveArg, PyMove, action_move, py_moves};
 use crate::outcome::PyOutcome;
 use crate::pieces::{PyPiece, PySide, SquareArg};
 use crate::rules::{PyRules, RulesArg};
@@ -21,7 +21,7 @@ const MAX_PERFT_DEPTH: u32 = 10;
 /// (``FenError`` for bad text or a position the rules forbid). ``push``/``pop`` play and take back moves.
 /// ``outcome()`` gives the board's endings (den entered, all pieces captured, no legal move); the draw rules
 /// need the game's history and are ``Game``'s.
-#[pyclass(name = "Position", module = "jungle", eq)]
+#[pyclass(name = "Position", module = "doushouqi", eq)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PyPosition {
     pub rules: Rules,
@@ -133,13 +133,7 @@ impl PyPosition {
 
     /// The legal move of an action (``from_square * 4 + direction``); ``IllegalMoveError`` if it has none.
     fn decode_action(&self, action: i64) -> PyResult<PyMove> {
-        usize::try_from(action)
-            .ok()
-            .and_then(|a| crate::encoding::decode(a, &self.pos, &self.rules))
-            .map(PyMove)
-            .ok_or_else(|| {
-                crate::errors::move_error(format!("action {action} is not legal in {}", self.pos))
-            })
+        action_move(action, &self.pos, &self.rules).map(PyMove)
     }
 
     /// The pushed moves, oldest first.
@@ -239,11 +233,21 @@ impl PyPosition {
         )
     }
 
+    /// Pickles as the FEN before the first pushed move and the rules, then the pushed moves (replayed).
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>, Vec<String>)> {
         let this = slf.borrow();
-        let args = PyTuple::new(slf.py(), [this.pos.to_string(), this.rules.to_string()])?;
-        Ok((slf.get_type().into_any(), args))
+        let start = this.stack.first().map_or(this.pos, |(_, before)| *before);
+        let args = PyTuple::new(slf.py(), [start.to_string(), this.rules.to_string()])?;
+        let moves = this.stack.iter().map(|(m, _)| m.to_string()).collect();
+        Ok((slf.get_type().into_any(), args, moves))
+    }
+
+    fn __setstate__(&mut self, moves: Vec<String>) -> PyResult<()> {
+        for m in moves {
+            self.push(MoveArg::Text(m))?;
+        }
+        Ok(())
     }
 }
