@@ -11,7 +11,7 @@ use crate::errors::{tablebase_error, value_error};
 use crate::game::GameArg;
 use crate::interrupt::run_interruptible;
 use crate::limits::SearchLimits;
-use crate::moves::{PyMove, py_moves};
+use crate::moves::PyMove;
 use crate::score::PyScore;
 
 /// The Jungle engine, in this process.
@@ -90,7 +90,7 @@ fn final_lines(infos: &[SearchInfo]) -> Vec<PyLine> {
             multipv: info.multipv,
             score: info.score.into(),
             depth: info.depth,
-            pv: py_moves(&info.pv),
+            pv: info.pv.iter().copied().map(PyMove).collect(),
         };
         match lines.iter_mut().find(|l| l.multipv == info.multipv) {
             Some(slot) => *slot = line,
@@ -209,7 +209,7 @@ impl PyEngine {
             score: result.score.into(),
             depth: result.depth,
             nodes: result.nodes,
-            pv: py_moves(&result.pv),
+            pv: result.pv.iter().copied().map(PyMove).collect(),
             lines: final_lines(&infos),
         })
     }

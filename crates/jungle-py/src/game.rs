@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use crate::encoding::{self, ACTIONS, OBSERVATION_SIZE, Observer, PLANES};
 
 use crate::errors::{fen_error, move_error, value_error};
-use crate::moves::{MoveArg, PyMove, action_move, py_moves};
+use crate::moves::{MoveArg, PyMove, action_move, py_move, py_moves};
 use crate::outcome::PyOutcome;
 use crate::pieces::PySide;
 use crate::position::PyPosition;
@@ -164,24 +164,24 @@ impl PyGame {
 
     /// The moves played, oldest first.
     #[getter]
-    fn moves(&self) -> Vec<PyMove> {
-        py_moves(self.0.moves())
+    fn moves(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {
+        py_moves(py, self.0.moves())
     }
 
     /// The legal moves now, sorted; none once the game is over.
     #[getter]
-    fn legal_moves(&self) -> Vec<PyMove> {
+    fn legal_moves(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {
         let mut moves = self.0.legal_moves();
         moves.sort_unstable();
-        py_moves(&moves)
+        py_moves(py, &moves)
     }
 
     /// Checks and plays a move (a ``Move`` or text); ``IllegalMoveError`` when it is not legal or the game is
     /// over, the game unchanged.
-    fn play(&mut self, r#move: MoveArg) -> PyResult<PyMove> {
+    fn play(&mut self, py: Python<'_>, r#move: MoveArg) -> PyResult<Py<PyMove>> {
         let m = r#move.parse()?;
         self.0.play(m).map_err(move_error)?;
-        Ok(PyMove(m))
+        py_move(py, m)
     }
 
     /// Takes back the last move (and any declared ending); returns it, or ``None`` at the start.
@@ -265,10 +265,10 @@ impl PyGame {
 
     /// Plays the move of an action (``from_square * 4 + direction``); ``IllegalMoveError`` if it has no legal
     /// move here or the game is over.
-    fn play_action(&mut self, action: i64) -> PyResult<PyMove> {
+    fn play_action(&mut self, py: Python<'_>, action: i64) -> PyResult<Py<PyMove>> {
         let m = action_move(action, self.0.position(), self.0.rules())?;
         self.0.play(m).map_err(move_error)?;
-        Ok(PyMove(m))
+        py_move(py, m)
     }
 
     fn copy(&self) -> PyGame {

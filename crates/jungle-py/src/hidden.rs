@@ -86,10 +86,10 @@ impl PyHiddenGame {
 
     /// The mover's legal moves, sorted; none once the game is over.
     #[getter]
-    fn legal_moves(&self) -> Vec<PyMove> {
+    fn legal_moves(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {
         let mut moves = self.game.legal_moves();
         moves.sort_unstable();
-        py_moves(&moves)
+        py_moves(py, &moves)
     }
 
     /// Plays a move of the side to move and returns its public text (what both players see, e.g. an attack's
@@ -169,7 +169,8 @@ impl PyHiddenGame {
 
     fn __setstate__(&mut self, moves: Vec<String>) -> PyResult<()> {
         for m in moves {
-            self.play(MoveArg::Text(m))?;
+            let m = MoveArg::Text(m).parse()?;
+            self.game.play(m).map_err(move_error)?;
         }
         Ok(())
     }

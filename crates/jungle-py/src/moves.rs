@@ -1,7 +1,8 @@
 //! `doushouqi.Move`: an origin and a destination square; the position decides whether it steps, jumps or captures.
 
-use jungle_rules::{Move, Position, Rules};
+use jungle_rules::{Move, Position, Rules, Square};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyTuple;
 
 use crate::errors::move_error;
@@ -121,6 +122,24 @@ impl MoveArg {
     }
 }
 
-pub fn py_moves(moves: &[Move]) -> Vec<PyMove> {
-    moves.iter().copied().map(PyMove).collect()
+/// Every move (origin, destination) as one shared Python object, made at the first use: listing the legal moves
+/// then costs a reference each instead of an allocation each (moves are immutable, so sharing them is safe).
+static MOVES: PyOnceLock<Vec<Py<PyMove>>> = PyOnceLock::new();
+
+/// The shared Python object of a move.
+pub fn py_move(py: Python<'_>, m: Move) -> PyResult<Py<PyMove>> {
+    const SQUARES: usize = 63;
+    let squares = || Square::all();
+    let table = MOVES.get_or_try_init(py, || {
+        squares()
+            .flat_map(|from| squares().map(move |to| Move::new(from, to)))
+            .map(|m| Py::new(py, PyMove(m)))
+            .collect::<PyResult<Vec<_>>>()
+    })?;
+    Ok(table[m.from.index() * SQUARES + m.to.index()].clone_ref(py))
+}
+
+/// The shared Python objects of moves, in order.
+pub fn py_moves(py: Python<'_>, moves: &[Move]) -> PyResult<Vec<Py<PyMove>>> {
+    moves.iter().map(|&m| py_move(py, m)).collect()
 }

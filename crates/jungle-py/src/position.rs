@@ -7,7 +7,7 @@ use pyo3::types::{PyDict, PyTuple};
 
 use crate::drawing;
 use crate::errors::{fen_error, value_error};
-use crate::moves::{MoveArg, PyMove, action_move, py_moves};
+use crate::moves::{MoveArg, PyMove, action_move, py_move, py_moves};
 use crate::outcome::PyOutcome;
 use crate::pieces::{PyPiece, PySide, SquareArg};
 use crate::rules::{PyRules, RulesArg};
@@ -31,6 +31,14 @@ pub struct PyPosition {
 }
 
 impl PyPosition {
+    /// Checks and plays a move, remembering it on the stack.
+    fn push_move(&mut self, r#move: &MoveArg) -> PyResult<Move> {
+        let m = r#move.legal_in(&self.pos, &self.rules)?;
+        self.stack.push((m, self.pos));
+        self.pos.play_unchecked(m);
+        Ok(m)
+    }
+
     pub fn new_at(rules: Rules, pos: Position) -> PyPosition {
         PyPosition {
             rules,
@@ -89,10 +97,10 @@ impl PyPosition {
 
     /// The legal moves, sorted by origin then destination square; none once the board has decided the game.
     #[getter]
-    fn legal_moves(&self) -> Vec<PyMove> {
+    fn legal_moves(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {
         let mut moves = self.pos.legal_moves(&self.rules);
         moves.sort_unstable();
-        py_moves(&moves)
+        py_moves(py, &moves)
     }
 
     /// Whether a move (a ``Move`` or move text) is legal here. Text that is not a move raises
@@ -109,11 +117,9 @@ impl PyPosition {
 
     /// Plays a move (a ``Move`` or text). An illegal one raises ``IllegalMoveError`` naming the broken rule
     /// and leaves the position unchanged.
-    fn push(&mut self, r#move: MoveArg) -> PyResult<PyMove> {
-        let m = r#move.legal_in(&self.pos, &self.rules)?;
-        self.stack.push((m, self.pos));
-        self.pos.play_unchecked(m);
-        Ok(PyMove(m))
+    fn push(&mut self, py: Python<'_>, r#move: MoveArg) -> PyResult<Py<PyMove>> {
+        let m = self.push_move(&r#move)?;
+        py_move(py, m)
     }
 
     /// Takes back the last pushed move and returns it; ``IndexError`` when nothing was pushed.
@@ -138,8 +144,8 @@ impl PyPosition {
 
     /// The pushed moves, oldest first.
     #[getter]
-    fn move_stack(&self) -> Vec<PyMove> {
-        self.stack.iter().map(|(m, _)| PyMove(*m)).collect()
+    fn move_stack(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {
+        self.stack.iter().map(|&(m, _)| py_move(py, m)).collect()
     }
 
     /// The board's ending, if the position ends the game: ``Outcome`` or ``None``.
@@ -246,7 +252,7 @@ impl PyPosition {
 
     fn __setstate__(&mut self, moves: Vec<String>) -> PyResult<()> {
         for m in moves {
-            self.push(MoveArg::Text(m))?;
+            self.push_move(&MoveArg::Text(m))?;
         }
         Ok(())
     }

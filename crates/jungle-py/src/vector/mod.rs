@@ -16,7 +16,7 @@ use crate::rng::GameRng;
 use crate::rules::{PyRules, RulesArg};
 use arrays::Shared;
 use inputs::{Actions, Rows};
-use slot::{Outputs, SampleError, Setup, Slot, SlotState};
+use slot::{Legal, Outputs, SampleError, Setup, Slot, SlotState};
 
 /// Games below this many per thread are not worth handing to another thread.
 const MIN_GAMES_PER_TASK: usize = 64;
@@ -39,10 +39,13 @@ const MAX_GAMES: usize = 1 << 20;
 #[derive(Debug)]
 pub struct PyVectorEnv {
     setup: Setup,
+    /// Each game's legal actions and generator (read by sampling and checking), then the rest of each game.
+    legal: Vec<Legal>,
     slots: Vec<Slot>,
     seed: u64,
     observations: Shared<u8, numpy::Ix4>,
-    action_masks: Shared<bool, numpy::Ix2>,
+    /// Written as bytes, shown as `bool`.
+    action_masks: Shared<u8, numpy::Ix2, bool>,
     rewards: Shared<f32, numpy::Ix1>,
     terminated: Shared<bool, numpy::Ix1>,
     truncated: Shared<bool, numpy::Ix1>,
@@ -76,7 +79,7 @@ enum SeedArg {
 
 /// A game's action picked from its row.
 fn pick_one<T: Copy + Into<f64>>(
-    slot: &mut Slot,
+    slot: &mut Legal,
     row: &[T],
     how: Pick,
 ) -> Result<i64, SampleError> {
@@ -106,10 +109,16 @@ fn zeros4(py: Python<'_>, n: usize) -> PyResult<Shared<u8, numpy::Ix4>> {
 }
 
 impl PyVectorEnv {
-    fn with_slots(py: Python<'_>, setup: Setup, slots: Vec<Slot>, seed: u64) -> PyResult<Self> {
+    fn with_games(
+        py: Python<'_>,
+        setup: Setup,
+        (slots, legal): (Vec<Slot>, Vec<Legal>),
+        seed: u64,
+    ) -> PyResult<Self> {
         let n = slots.len();
         let env = PyVectorEnv {
             slots,
+            legal,
             setup,
             seed,
             observations: zeros4(py, n)?,
@@ -129,14 +138,17 @@ impl PyVectorEnv {
         let mut obs = self.observations.write(py)?;
         let mut masks = self.action_masks.write(py)?;
         let (obs, masks) = (obs.as_slice_mut()?, masks.as_slice_mut()?);
-        let (setup, slots) = (&self.setup, &self.slots);
+        let (setup, slots, legal) = (&self.setup, &self.slots, &self.legal);
         py.detach(|| {
-            slots
-                .par_iter()
-                .zip(obs.par_chunks_mut(OBSERVATION_SIZE))
-                .zip(masks.par_chunks_mut(ACTIONS))
+            (
+                slots.par_iter(),
+                legal.par_iter(),
+                obs.par_chunks_mut(OBSERVATION_SIZE),
+                masks.par_chunks_mut(ACTIONS),
+            )
+                .into_par_iter()
                 .with_min_len(MIN_GAMES_PER_TASK)
-                .for_each(|((slot, obs), mask)| slot.observe(setup, obs, mask));
+                .for_each(|(slot, legal, obs, mask)| slot.observe(setup, legal, obs, mask));
         });
         Ok(())
     }
@@ -168,24 +180,31 @@ impl PyVectorEnv {
             terminated.as_slice_mut()?,
             truncated.as_slice_mut()?,
         );
-        let (setup, slots) = (&self.setup, &mut self.slots);
+        let (setup, slots, legal) = (&self.setup, &mut self.slots, &mut self.legal);
         py.detach(|| {
-            slots
-                .par_iter_mut()
-                .zip(actions.par_iter())
-                .zip(obs.par_chunks_mut(OBSERVATION_SIZE))
-                .zip(finals.par_chunks_mut(OBSERVATION_SIZE))
-                .zip(masks.par_chunks_mut(ACTIONS))
-                .zip(rewards.par_iter_mut())
-                .zip(terminated.par_iter_mut())
-                .zip(truncated.par_iter_mut())
+            (
+                (
+                    slots.par_iter_mut(),
+                    legal.par_iter_mut(),
+                    actions.par_iter(),
+                ),
+                obs.par_chunks_mut(OBSERVATION_SIZE),
+                finals.par_chunks_mut(OBSERVATION_SIZE),
+                masks.par_chunks_mut(ACTIONS),
+                rewards.par_iter_mut(),
+                terminated.par_iter_mut(),
+                truncated.par_iter_mut(),
+            )
+                .into_par_iter()
                 .with_min_len(MIN_GAMES_PER_TASK)
                 .for_each(
                     |(
-                        (
-                            (((((slot, &a), observation), final_observation), mask), reward),
-                            terminated,
-                        ),
+                        (slot, legal, &a),
+                        observation,
+                        final_observation,
+                        mask,
+                        reward,
+                        terminated,
                         truncated,
                     )| {
                         let out = Outputs {
@@ -196,7 +215,7 @@ impl PyVectorEnv {
                             terminated,
                             truncated,
                         };
-                        slot.step(setup, a, out);
+                        slot.step(setup, legal, a, out);
                     },
                 );
         });
@@ -206,7 +225,7 @@ impl PyVectorEnv {
     /// One action per game picked from its row of `rows` (legal actions only), from each game's generator.
     fn pick(&mut self, py: Python<'_>, rows: &Rows<'_>, how: Pick) -> PyResult<Vec<i64>> {
         fn run<T: Copy + Into<f64> + Sync>(
-            slots: &mut [Slot],
+            slots: &mut [Legal],
             rows: &[T],
             how: Pick,
         ) -> Result<Vec<i64>, (usize, SampleError)> {
@@ -218,7 +237,7 @@ impl PyVectorEnv {
                 .map(|(i, (slot, row))| pick_one(slot, row, how).map_err(|e| (i, e)))
                 .collect()
         }
-        let slots = &mut self.slots;
+        let slots = &mut self.legal;
         let picked = match rows {
             Rows::F32(a) => {
                 let a = a.as_slice()?;
@@ -285,10 +304,13 @@ impl PyVectorEnv {
             start,
             max_plies,
         };
-        let slots = (0..n)
-            .map(|i| Slot::new(&setup, GameRng(game_seed(seed, i))))
-            .collect();
-        PyVectorEnv::with_slots(py, setup, slots, seed)
+        let games = (0..n)
+            .map(|i| {
+                let mut legal = Legal::new(GameRng(game_seed(seed, i)));
+                (Slot::new(&setup, &mut legal), legal)
+            })
+            .unzip();
+        PyVectorEnv::with_games(py, setup, games, seed)
     }
 
     /// The number of games.
@@ -356,10 +378,10 @@ impl PyVectorEnv {
                 )));
             }
         };
-        for (i, slot) in self.slots.iter_mut().enumerate() {
-            slot.restart(&self.setup);
+        for (i, (slot, legal)) in self.slots.iter_mut().zip(&mut self.legal).enumerate() {
+            slot.restart(&self.setup, legal);
             if let Some(seeds) = &seeds {
-                slot.rng = GameRng(seeds[i]);
+                legal.rng = GameRng(seeds[i]);
             }
         }
         self.rewards.write(py)?.as_slice_mut()?.fill(0.0);
@@ -374,19 +396,17 @@ impl PyVectorEnv {
     fn step(&mut self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<StepResult> {
         let actions = Actions::from_py(actions, self.slots.len())?;
         let actions = actions.as_slice();
-        let slots = &self.slots;
-        // Check every action before playing any, so a bad one leaves every game as it was.
-        let first_bad = py.detach(|| {
-            slots
-                .par_iter()
-                .zip(actions.par_iter())
-                .with_min_len(MIN_GAMES_PER_TASK)
-                .position_first(|(slot, &a)| !slot.is_legal_action(a))
-        });
+        // Check every action before playing any, so a bad one leaves every game as it was (a quick pass over
+        // the compact legal sets: not worth another thread).
+        let first_bad = self
+            .legal
+            .iter()
+            .zip(actions)
+            .position(|(legal, &a)| !legal.contains(a));
         if let Some(i) = first_bad {
             return Err(value_error(format!(
                 "game {i}: action {} is not legal in {} (see action_masks[{i}])",
-                actions[i], slots[i].pos
+                actions[i], self.slots[i].pos
             )));
         }
         self.play(py, actions)
@@ -394,12 +414,12 @@ impl PyVectorEnv {
 
     /// One uniformly random legal action per game from each game's seeded generator, as an ``(n,)`` int64 array.
     fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        let slots = &mut self.slots;
+        let legal = &mut self.legal;
         let actions: Vec<i64> = py.detach(|| {
-            slots
+            legal
                 .par_iter_mut()
                 .with_min_len(MIN_GAMES_PER_TASK)
-                .map(Slot::random_action)
+                .map(Legal::random_action)
                 .collect()
         });
         PyArray1::from_vec(py, actions)
@@ -506,6 +526,7 @@ impl PyVectorEnv {
         Ok(PyVectorEnv {
             setup: self.setup.clone(),
             slots: self.slots.clone(),
+            legal: self.legal.clone(),
             seed: self.seed,
             observations: self.observations.copy(py)?,
             action_masks: self.action_masks.copy(py)?,
@@ -536,7 +557,12 @@ impl PyVectorEnv {
             this.setup.start.to_string(),
         )
             .into_pyobject(py)?;
-        let games: Vec<SlotState> = this.slots.iter().map(Slot::state).collect();
+        let games: Vec<SlotState> = this
+            .slots
+            .iter()
+            .zip(&this.legal)
+            .map(|(slot, legal)| slot.state(legal))
+            .collect();
         let state = (
             games,
             this.rewards.snapshot(py)?,
@@ -553,11 +579,12 @@ impl PyVectorEnv {
         if games.len() != self.slots.len() {
             return Err(value_error("the pickled state is of another batch size"));
         }
-        self.slots = games
+        let games: Vec<(Slot, Legal)> = games
             .into_iter()
             .map(|g| Slot::from_state(&self.setup, g))
             .collect::<Option<_>>()
             .ok_or_else(|| value_error("the pickled state holds a position the rules refuse"))?;
+        (self.slots, self.legal) = games.into_iter().unzip();
         self.rewards.restore(py, &state.get_item(1)?)?;
         self.terminated.restore(py, &state.get_item(2)?)?;
         self.truncated.restore(py, &state.get_item(3)?)?;

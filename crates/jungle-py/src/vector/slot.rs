@@ -1,7 +1,10 @@
-//! One game of a `VectorEnv` batch: its position, legal actions, the history the draw rules need and its own
-//! random stream; playing an action writes the game's rows of the batch's arrays.
+//! One game of a `VectorEnv` batch, in two parts: `Legal` (its legal actions and random stream, what sampling
+//! and checking a batch of actions read) and `Slot` (the position and the history the draw rules need). The
+//! batch keeps each part in its own array, so the quick passes over `Legal` — 40 bytes a game, 160 KB for 4096
+//! games — stay in the core's cache instead of dragging every game's position through it.
 
-use jungle_rules::{Move, MoveList, Outcome, Position, Rules, Termination};
+use jungle_rules::terrain::{Direction, JUMPS};
+use jungle_rules::{Move, Outcome, Position, Rules, Square, Termination};
 
 use crate::encoding::{self, ACTIONS, Observer};
 use crate::rng::GameRng;
@@ -15,38 +18,53 @@ pub struct Setup {
     pub max_plies: u32,
 }
 
-/// One game of the batch: the position and its legal moves, the hashes since the last capture (for
-/// repetitions), its length and its own random generator (so results do not depend on how games are spread
-/// over threads).
+/// A game's legal actions as a bit set, and its own random generator (so results do not depend on how games
+/// are spread over threads).
+#[derive(Clone, Copy, Debug)]
+pub struct Legal {
+    bits: [u64; 4],
+    pub rng: GameRng,
+}
+
+/// The rest of a game: the position, which legal actions are river jumps (to decode them), the hashes since
+/// the last capture (for repetitions), the repetitions of the current position and its length.
 #[derive(Clone, Debug)]
 pub struct Slot {
-    /// The legal actions of `pos` as a bit set: checking a batch of actions reads only this.
-    legal: [u64; 4],
-    /// The legal moves of `pos`, generated once per ply for the outcome, the mask, sampling and decoding, and
-    /// their actions.
-    moves: MoveList,
-    actions: [u8; MoveList::CAPACITY],
     pub pos: Position,
+    jumps: [u64; 4],
+    repetitions: usize,
+    plies: u32,
     since_capture: Vec<u64>,
     /// A Bloom filter of `since_capture`: most positions are new, and then the scan for repetitions is skipped.
     seen: [u64; SEEN_WORDS],
-    /// Earlier occurrences of `pos` (same side to move) since the last capture.
-    repetitions: usize,
-    plies: u32,
-    pub rng: GameRng,
 }
 
 const SEEN_WORDS: usize = 16;
 
-/// What a game keeps between steps besides its position, as plain values (for pickling): the hashes since
-/// the last capture, the repetitions of the current position, the plies played and the random state.
+/// Each byte value with its eight bits spread to eight bytes (bit i to byte i, as 0 or 1).
+static SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            table[byte] |= ((byte as u64 >> bit) & 1) << (8 * bit);
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// A game's state as plain values (for pickling): the FEN, the hashes since the last capture, the repetitions
+/// of the current position, the plies played and the random state.
 pub type SlotState = (String, Vec<u64>, usize, u32, u64);
 
 /// Where one game's step results go.
 pub struct Outputs<'a> {
     pub observation: &'a mut [u8],
     pub final_observation: &'a mut [u8],
-    pub mask: &'a mut [bool],
+    pub mask: &'a mut [u8],
     pub reward: &'a mut f32,
     pub terminated: &'a mut bool,
     pub truncated: &'a mut bool,
@@ -61,51 +79,167 @@ pub enum SampleError {
     NoWeight,
 }
 
+impl Legal {
+    pub fn new(rng: GameRng) -> Legal {
+        Legal { bits: [0; 4], rng }
+    }
+
+    pub fn contains(&self, action: i64) -> bool {
+        usize::try_from(action)
+            .is_ok_and(|a| a < ACTIONS && self.bits[a / 64] & (1 << (a % 64)) != 0)
+    }
+
+    fn is_empty(&self) -> bool {
+        self.bits == [0; 4]
+    }
+
+    /// The legal actions in increasing order.
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.bits.iter().enumerate().flat_map(|(word, &bits)| {
+            let mut left = bits;
+            std::iter::from_fn(move || {
+                (left != 0).then(|| {
+                    let bit = left.trailing_zeros() as usize;
+                    left &= left - 1;
+                    word * 64 + bit
+                })
+            })
+        })
+    }
+
+    /// The `k`-th legal action in increasing order (`k` below their number).
+    fn nth(&self, mut k: u32) -> usize {
+        for (word, &bits) in self.bits.iter().enumerate() {
+            let count = bits.count_ones();
+            if k < count {
+                let mut left = bits;
+                for _ in 0..k {
+                    left &= left - 1;
+                }
+                return word * 64 + left.trailing_zeros() as usize;
+            }
+            k -= count;
+        }
+        unreachable!("k is below the number of legal actions")
+    }
+
+    /// A uniformly random legal action (there is always one: finished games restart at once).
+    pub fn random_action(&mut self) -> i64 {
+        let count: u32 = self.bits.iter().map(|b| b.count_ones()).sum();
+        let k = self.rng.below(count as usize) as u32;
+        self.nth(k) as i64
+    }
+
+    /// A legal action drawn with probability proportional to `weight(action)` (legal actions only).
+    pub fn weighted_action(&mut self, weight: impl Fn(usize) -> f64) -> Result<i64, SampleError> {
+        let mut total = 0.0;
+        for a in self.iter() {
+            let w = weight(a);
+            if !(w >= 0.0 && w.is_finite()) {
+                return Err(SampleError::BadWeight {
+                    action: a,
+                    weight: w,
+                });
+            }
+            total += w;
+        }
+        if total <= 0.0 {
+            return Err(SampleError::NoWeight);
+        }
+        let mut left = self.rng.unit() * total;
+        let mut last = None;
+        for a in self.iter() {
+            let w = weight(a);
+            if left < w {
+                return Ok(a as i64);
+            }
+            left -= w;
+            if w > 0.0 {
+                last = Some(a);
+            }
+        }
+        // Rounding left a sliver past the last weight: the last action with weight takes it.
+        Ok(last.expect("the total is positive") as i64)
+    }
+
+    /// The legal action of highest `score` (the first of equals).
+    pub fn best_action(&self, score: impl Fn(usize) -> f64) -> Result<i64, SampleError> {
+        let mut best: Option<(usize, f64)> = None;
+        for a in self.iter() {
+            let s = score(a);
+            if s.is_nan() {
+                return Err(SampleError::BadWeight {
+                    action: a,
+                    weight: s,
+                });
+            }
+            if best.is_none_or(|(_, b)| s > b) {
+                best = Some((a, s));
+            }
+        }
+        Ok(best.expect("a legal action").0 as i64)
+    }
+
+    /// Writes the mask of the legal actions (`mask.len() == ACTIONS`, bytes 0 or 1), eight bytes at a time: a
+    /// batch's masks are too big for the cache, and fewer, wider stores wait less on memory.
+    fn write_mask(&self, mask: &mut [u8]) {
+        let mut bytes = self.bits.iter().flat_map(|word| word.to_le_bytes());
+        let mut chunks = mask.chunks_exact_mut(8);
+        for (chunk, byte) in (&mut chunks).zip(&mut bytes) {
+            chunk.copy_from_slice(&SPREAD[usize::from(byte)].to_le_bytes());
+        }
+        // The last 252 % 8 = 4 actions.
+        let last = SPREAD[usize::from(bytes.next().unwrap_or(0))].to_le_bytes();
+        for (m, &b) in chunks.into_remainder().iter_mut().zip(&last) {
+            *m = b;
+        }
+    }
+}
+
 impl Slot {
-    pub fn new(setup: &Setup, rng: GameRng) -> Slot {
+    /// A game at the start; `legal` gets its legal actions.
+    pub fn new(setup: &Setup, legal: &mut Legal) -> Slot {
         let mut slot = Slot {
-            legal: [0; 4],
-            moves: MoveList::new(),
-            actions: [0; MoveList::CAPACITY],
             pos: setup.start,
-            since_capture: Vec::new(),
-            seen: [0; SEEN_WORDS],
+            jumps: [0; 4],
             repetitions: 0,
             plies: 0,
-            rng,
+            since_capture: Vec::new(),
+            seen: [0; SEEN_WORDS],
         };
-        slot.restart(setup);
+        slot.restart(setup, legal);
         slot
     }
 
     /// A game restored from its `state`; `None` if the FEN is not a position of the rules.
-    pub fn from_state(setup: &Setup, state: SlotState) -> Option<Slot> {
+    pub fn from_state(setup: &Setup, state: SlotState) -> Option<(Slot, Legal)> {
         let (fen, since_capture, repetitions, plies, rng) = state;
-        let mut slot = Slot::new(setup, GameRng(rng));
+        let mut legal = Legal::new(GameRng(rng));
+        let mut slot = Slot::new(setup, &mut legal);
         slot.pos = Position::from_fen(&fen, &setup.rules).ok()?;
-        slot.refresh_moves(&setup.rules);
+        slot.refresh_moves(&setup.rules, &mut legal);
         slot.since_capture.clear();
         slot.seen = [0; SEEN_WORDS];
         for hash in since_capture {
             slot.remember(hash);
         }
         (slot.repetitions, slot.plies) = (repetitions, plies);
-        Some(slot)
+        Some((slot, legal))
     }
 
-    pub fn state(&self) -> SlotState {
+    pub fn state(&self, legal: &Legal) -> SlotState {
         (
             self.pos.to_string(),
             self.since_capture.clone(),
             self.repetitions,
             self.plies,
-            self.rng.0,
+            legal.rng.0,
         )
     }
 
-    pub fn restart(&mut self, setup: &Setup) {
+    pub fn restart(&mut self, setup: &Setup, legal: &mut Legal) {
         self.pos = setup.start;
-        self.refresh_moves(&setup.rules);
+        self.refresh_moves(&setup.rules, legal);
         self.since_capture.clear();
         self.seen = [0; SEEN_WORDS];
         self.remember(setup.start.hash());
@@ -142,8 +276,8 @@ impl Slot {
     }
 
     /// The end of the game, in the order `Game.outcome` decides it: the board, repetition, the quiet-ply limit.
-    fn outcome(&self, rules: &Rules) -> Option<Outcome> {
-        if self.moves.is_empty() {
+    fn outcome(&self, rules: &Rules, legal: &Legal) -> Option<Outcome> {
+        if legal.is_empty() {
             return self.pos.outcome(rules);
         }
         let options = rules.options();
@@ -157,51 +291,59 @@ impl Slot {
         None
     }
 
-    fn refresh_moves(&mut self, rules: &Rules) {
-        self.moves = self.pos.legal_moves(rules);
-        self.legal = [0; 4];
-        for (i, &m) in self.moves.iter().enumerate() {
-            let action = encoding::encode(m);
-            self.actions[i] = action as u8; // below 252
-            self.legal[action / 64] |= 1 << (action % 64);
-        }
+    /// Generates the legal moves of `pos` into `legal` (and which of them jump).
+    fn refresh_moves(&mut self, rules: &Rules, legal: &mut Legal) {
+        let (mut bits, mut jumps) = ([0u64; 4], [0u64; 4]);
+        self.pos.for_each_move_set(rules, |_, from, targets| {
+            for to in targets {
+                let action = encoding::encode(Move::new(from, to));
+                let bit = 1 << (action % 64);
+                bits[action / 64] |= bit;
+                if !matches!(to.index().abs_diff(from.index()), 1 | 7) {
+                    jumps[action / 64] |= bit;
+                }
+            }
+        });
+        (legal.bits, self.jumps) = (bits, jumps);
     }
 
-    /// The legal actions now (there is always one: finished games restart at once).
-    pub fn legal_actions(&self) -> &[u8] {
-        &self.actions[..self.moves.len()]
-    }
-
-    pub fn is_legal_action(&self, action: i64) -> bool {
-        usize::try_from(action)
-            .is_ok_and(|a| a < ACTIONS && self.legal[a / 64] & (1 << (a % 64)) != 0)
-    }
-
-    /// The legal move of a legal action.
-    fn decode(&self, action: i64) -> Move {
-        let i = self
-            .legal_actions()
-            .iter()
-            .position(|&a| i64::from(a) == action)
-            .expect("the action was checked to be legal");
-        self.moves[i]
+    /// The legal move of a legal action: the step in its direction, or the river jump when the action jumps.
+    fn decode(&self, action: usize) -> Move {
+        let from = Square::new((action / 4) as u8).expect("an action starts on a square");
+        let direction = action % 4;
+        let to = if self.jumps[action / 64] >> (action % 64) & 1 != 0 {
+            JUMPS[from.index()][direction]
+                .expect("a jump action has a jump")
+                .to
+        } else {
+            let (df, dr) = Direction::ALL[direction].delta();
+            from.offset(df, dr)
+                .expect("a step action stays on the board")
+        };
+        Move::new(from, to)
     }
 
     /// Plays a legal action and writes what follows: the mover's reward, whether the game terminated or was
     /// truncated (then its final observation is kept and it restarts), the observation and the mask.
-    pub fn step(&mut self, setup: &Setup, action: i64, out: Outputs<'_>) {
-        let m = self.decode(action);
-        let (reward, terminated, truncated) = self.play(setup, m, out.observation);
+    pub fn step(&mut self, setup: &Setup, legal: &mut Legal, action: i64, out: Outputs<'_>) {
+        let m = self.decode(action as usize);
+        let (reward, terminated, truncated) = self.play(setup, legal, m, out.observation);
         (*out.reward, *out.terminated, *out.truncated) = (reward, terminated, truncated);
         if terminated || truncated {
             out.final_observation.copy_from_slice(out.observation);
-            self.restart(setup);
+            self.restart(setup, legal);
             setup.observer.write(&self.pos, 0, out.observation);
         }
-        self.write_mask(out.mask);
+        legal.write_mask(out.mask);
     }
 
-    fn play(&mut self, setup: &Setup, m: Move, observation: &mut [u8]) -> (f32, bool, bool) {
+    fn play(
+        &mut self,
+        setup: &Setup,
+        legal: &mut Legal,
+        m: Move,
+        observation: &mut [u8],
+    ) -> (f32, bool, bool) {
         let mover = self.pos.side_to_move();
         let piece = self
             .pos
@@ -209,19 +351,25 @@ impl Slot {
             .expect("a legal move starts on a piece");
         let captured = self.pos.piece_at(m.to);
         self.pos.play_unchecked(m);
-        self.refresh_moves(&setup.rules);
+        self.refresh_moves(&setup.rules, legal);
         if self.pos.quiet_plies() == 0 {
             self.since_capture.clear();
             self.seen = [0; SEEN_WORDS];
         }
         let hash = self.pos.hash();
+        let before = self.repetitions;
         self.repetitions = self.count_earlier(hash);
         self.remember(hash);
         self.plies += 1;
-        setup
-            .observer
-            .update(m, piece, captured, &self.pos, self.repetitions, observation);
-        match self.outcome(&setup.rules) {
+        setup.observer.update(
+            m,
+            piece,
+            captured,
+            &self.pos,
+            (before != self.repetitions).then_some(self.repetitions),
+            observation,
+        );
+        match self.outcome(&setup.rules, legal) {
             Some(outcome) => {
                 let reward = match outcome.winner {
                     Some(w) if w == mover => 1.0,
@@ -238,73 +386,8 @@ impl Slot {
         }
     }
 
-    pub fn observe(&self, setup: &Setup, obs: &mut [u8], mask: &mut [bool]) {
+    pub fn observe(&self, setup: &Setup, legal: &Legal, obs: &mut [u8], mask: &mut [u8]) {
         setup.observer.write(&self.pos, self.repetitions, obs);
-        self.write_mask(mask);
-    }
-
-    fn write_mask(&self, mask: &mut [bool]) {
-        mask.fill(false);
-        for &a in self.legal_actions() {
-            mask[usize::from(a)] = true;
-        }
-    }
-
-    /// A uniformly random legal action.
-    pub fn random_action(&mut self) -> i64 {
-        let actions = &self.actions[..self.moves.len()];
-        i64::from(actions[self.rng.below(actions.len())])
-    }
-
-    /// A legal action drawn with probability proportional to `weight(action)` (legal actions only).
-    pub fn weighted_action(&mut self, weight: impl Fn(usize) -> f64) -> Result<i64, SampleError> {
-        let mut total = 0.0;
-        for &a in self.legal_actions() {
-            let w = weight(usize::from(a));
-            if !(w >= 0.0 && w.is_finite()) {
-                return Err(SampleError::BadWeight {
-                    action: usize::from(a),
-                    weight: w,
-                });
-            }
-            total += w;
-        }
-        if total <= 0.0 {
-            return Err(SampleError::NoWeight);
-        }
-        let mut left = self.rng.unit() * total;
-        let legal = self.legal_actions();
-        for &a in legal {
-            let w = weight(usize::from(a));
-            if left < w {
-                return Ok(i64::from(a));
-            }
-            left -= w;
-        }
-        // Rounding left a sliver past the last weight: the last action with weight takes it.
-        let last = legal
-            .iter()
-            .rev()
-            .find(|&&a| weight(usize::from(a)) > 0.0)
-            .expect("the total is positive");
-        Ok(i64::from(*last))
-    }
-
-    /// The legal action of highest `score` (the first of equals).
-    pub fn best_action(&self, score: impl Fn(usize) -> f64) -> Result<i64, SampleError> {
-        let mut best: Option<(u8, f64)> = None;
-        for &a in self.legal_actions() {
-            let s = score(usize::from(a));
-            if s.is_nan() {
-                return Err(SampleError::BadWeight {
-                    action: usize::from(a),
-                    weight: s,
-                });
-            }
-            if best.is_none_or(|(_, b)| s > b) {
-                best = Some((a, s));
-            }
-        }
-        Ok(i64::from(best.expect("a legal action").0))
+        legal.write_mask(mask);
     }
 }
