@@ -1,15 +1,16 @@
 //! `doushouqi.Game`: a game with its history, so the draw rules (repetition, quiet-ply limit) and endings from
 //! outside the board (resignation, time, agreement) apply.
 
-use jungle_rules::{Game, Outcome, Position, Rules, Termination};
+use jungle_rules::{Game, Move, Outcome, Position, Rules, Termination};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::exceptions::PyDeprecationWarning;
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 
 use crate::encoding::{self, ACTIONS, OBSERVATION_SIZE, Observer, PLANES};
 
 use crate::errors::{fen_error, move_error, value_error};
-use crate::moves::{MoveArg, PyMove, action_move, py_move, py_moves};
+use crate::moves::{MoveArg, PyMove, action_move, py_move, py_moves, sorted_legal_moves};
 use crate::outcome::PyOutcome;
 use crate::pieces::PySide;
 use crate::position::PyPosition;
@@ -164,16 +165,17 @@ impl PyGame {
 
     /// The moves played, oldest first.
     #[getter]
-    fn moves(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         py_moves(py, self.0.moves())
     }
 
     /// The legal moves now, sorted; none once the game is over.
     #[getter]
-    fn legal_moves(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {
-        let mut moves = self.0.legal_moves();
-        moves.sort_unstable();
-        py_moves(py, &moves)
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        if self.0.is_over() {
+            return Ok(PyList::empty(py));
+        }
+        py_moves(py, &sorted_legal_moves(self.0.position(), self.0.rules()))
     }
 
     /// Checks and plays a move (a ``Move`` or text); ``IllegalMoveError`` when it is not legal or the game is
@@ -252,15 +254,22 @@ impl PyGame {
 
     /// The legal actions now, sorted, as a list of ints (none once the game is over): for a Python loop picking
     /// one, without numpy.
-    fn legal_actions(&self) -> Vec<usize> {
-        let mut actions: Vec<usize> = self
-            .0
-            .legal_moves()
-            .iter()
-            .map(|&m| encoding::encode(m))
-            .collect();
-        actions.sort_unstable();
-        actions
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        if self.0.is_over() {
+            return Ok(PyList::empty(py));
+        }
+        // A bit per action: reading the bits back gives them sorted.
+        let mut bits = [0u64; 4];
+        self.0
+            .position()
+            .for_each_move_set(self.0.rules(), |_, from, targets| {
+                for to in targets {
+                    let action = encoding::encode(Move::new(from, to));
+                    bits[action / 64] |= 1 << (action % 64);
+                }
+            });
+        let actions = (0..ACTIONS).filter(|&a| bits[a / 64] >> (a % 64) & 1 != 0);
+        PyList::new(py, actions)
     }
 
     /// Plays the move of an action (``from_square * 4 + direction``); ``IllegalMoveError`` if it has no legal

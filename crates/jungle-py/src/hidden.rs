@@ -5,12 +5,13 @@ use jungle_hidden::{Arrangement, HiddenGame};
 use jungle_rules::{Rules, Side};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 use crate::encoding::{self, ACTIONS, OBSERVATION_SIZE, Observer, PLANES};
 use crate::errors::{move_error, value_error};
-use crate::moves::{MoveArg, PyMove, py_moves};
+use crate::moves::{MoveArg, py_moves};
 use crate::outcome::PyOutcome;
 use crate::pieces::PySide;
 use crate::rules::{PyRules, RulesArg};
@@ -86,7 +87,7 @@ impl PyHiddenGame {
 
     /// The mover's legal moves, sorted; none once the game is over.
     #[getter]
-    fn legal_moves(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let mut moves = self.game.legal_moves();
         moves.sort_unstable();
         py_moves(py, &moves)

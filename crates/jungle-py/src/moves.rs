@@ -1,9 +1,9 @@
 //! `doushouqi.Move`: an origin and a destination square; the position decides whether it steps, jumps or captures.
 
-use jungle_rules::{Move, Position, Rules, Square};
+use jungle_rules::{Bitboard, Move, MoveList, Position, Rules, Square};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyList, PyTuple};
 
 use crate::errors::move_error;
 use crate::game::GameArg;
@@ -139,7 +139,31 @@ pub fn py_move(py: Python<'_>, m: Move) -> PyResult<Py<PyMove>> {
     Ok(table[m.from.index() * SQUARES + m.to.index()].clone_ref(py))
 }
 
-/// The shared Python objects of moves, in order.
-pub fn py_moves(py: Python<'_>, moves: &[Move]) -> PyResult<Vec<Py<PyMove>>> {
-    moves.iter().map(|&m| py_move(py, m)).collect()
+/// The shared Python objects of moves, in order, as a list.
+pub fn py_moves<'py>(py: Python<'py>, moves: &[Move]) -> PyResult<Bound<'py, PyList>> {
+    let moves = moves
+        .iter()
+        .map(|&m| py_move(py, m))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, moves)
+}
+
+/// The legal moves sorted by origin, then destination square, generated in that order: the pieces (at most
+/// eight) are sorted by square, and each one's destinations come in square order (sorting the list afterwards
+/// took a fifth of `Position.legal_moves`'s time).
+pub fn sorted_legal_moves(pos: &Position, rules: &Rules) -> MoveList {
+    let mut sets: [(Square, Bitboard); 8] = [(Square::A1, Bitboard::EMPTY); 8];
+    let mut count = 0;
+    pos.for_each_move_set(rules, |_, from, targets| {
+        sets[count] = (from, targets);
+        count += 1;
+    });
+    sets[..count].sort_unstable_by_key(|&(from, _)| from);
+    let mut moves = MoveList::new();
+    for &(from, targets) in &sets[..count] {
+        for to in targets {
+            moves.push(Move::new(from, to));
+        }
+    }
+    moves
 }

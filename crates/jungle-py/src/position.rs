@@ -3,11 +3,11 @@
 use jungle_rules::{Move, Position, Rules, Square, perft_parallel};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::drawing;
 use crate::errors::{fen_error, value_error};
-use crate::moves::{MoveArg, PyMove, action_move, py_move, py_moves};
+use crate::moves::{MoveArg, PyMove, action_move, py_move, py_moves, sorted_legal_moves};
 use crate::outcome::PyOutcome;
 use crate::pieces::{PyPiece, PySide, SquareArg};
 use crate::rules::{PyRules, RulesArg};
@@ -97,10 +97,8 @@ impl PyPosition {
 
     /// The legal moves, sorted by origin then destination square; none once the board has decided the game.
     #[getter]
-    fn legal_moves(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {
-        let mut moves = self.pos.legal_moves(&self.rules);
-        moves.sort_unstable();
-        py_moves(py, &moves)
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        py_moves(py, &sorted_legal_moves(&self.pos, &self.rules))
     }
 
     /// Whether a move (a ``Move`` or move text) is legal here. Text that is not a move raises
@@ -144,8 +142,9 @@ impl PyPosition {
 
     /// The pushed moves, oldest first.
     #[getter]
-    fn move_stack(&self, py: Python<'_>) -> PyResult<Vec<Py<PyMove>>> {
-        self.stack.iter().map(|&(m, _)| py_move(py, m)).collect()
+    fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let moves: Vec<Move> = self.stack.iter().map(|&(m, _)| m).collect();
+        py_moves(py, &moves)
     }
 
     /// The board's ending, if the position ends the game: ``Outcome`` or ``None``.

@@ -1,6 +1,8 @@
 import copy
 import pickle
+import random
 
+import numpy as np
 import pytest
 
 import doushouqi as dsq
@@ -143,3 +145,21 @@ def test_copy_and_pickle_keep_the_position():
     assert len(pos.move_stack) == 1
     back = pickle.loads(pickle.dumps(pos))
     assert back.fen() == pos.fen() and back.rules == pos.rules
+
+
+def test_legal_moves_are_sorted_and_legal_actions_match_the_mask():
+    rng = random.Random(3)
+    for rules in ("standard", "dog-swims=true,leopard-jumps=true"):
+        game = dsq.Game(rules=rules)
+        for _ in range(150):
+            if game.is_over():
+                break
+            moves = game.legal_moves
+            assert moves == sorted(moves) == game.position.legal_moves
+            assert len(set(moves)) == len(moves) == game.position.perft(1)
+            assert game.legal_actions() == list(np.flatnonzero(game.action_mask()))
+            game.play(rng.choice(moves))
+    game = dsq.Game()
+    for m in "a1a2 g9g8 a2a1 g8g9 a1a2 g9g8 a2a1 g8g9".split():
+        game.play(m)
+    assert game.is_over() and game.legal_actions() == [] and game.legal_moves == []
