@@ -82,15 +82,16 @@ def policy_rates(n: int, seconds: float, how: str) -> Rates:
 def one_game_push_rates(seconds: float) -> Rates:
     """python-chess style: the legal moves as a list, a random one pushed."""
     rng = random.Random(1)
-    state = {"pos": dsq.Position()}
+    state = {"pos": dsq.Position(), "plies": 0}
 
     def step() -> int:
         pos = state["pos"]
         moves = pos.legal_moves
-        if not moves or len(pos.move_stack) >= 300:
-            state["pos"] = dsq.Position()
+        if not moves or state["plies"] >= 300:
+            state["pos"], state["plies"] = dsq.Position(), 0
             return 0
         pos.push(rng.choice(moves))
+        state["plies"] += 1
         return 1
 
     return measure(lambda: sum(step() for _ in range(1000)), seconds)
@@ -233,7 +234,7 @@ def python_chess_rates(seconds: float) -> Optional[Rates]:
     def step() -> int:
         board = box["board"]
         moves = list(board.legal_moves)
-        if not moves or board.is_game_over(claim_draw=False) or len(board.move_stack) >= 300:
+        if not moves or len(board.move_stack) >= 300:
             box["board"] = chess.Board()
             return 0
         board.push(rng.choice(moves))
