@@ -2,6 +2,7 @@
 
 mod arrays;
 mod inputs;
+mod sampling;
 mod slot;
 
 use jungle_rules::Position;
@@ -16,7 +17,8 @@ use crate::rng::GameRng;
 use crate::rules::{PyRules, RulesArg};
 use arrays::Shared;
 use inputs::{Actions, Rows};
-use slot::{Legal, Outputs, SampleError, Setup, Slot, SlotState};
+use sampling::Pick;
+use slot::{Legal, Outputs, Setup, Slot, SlotState};
 
 /// Games below this many per thread are not worth handing to another thread.
 const MIN_GAMES_PER_TASK: usize = 64;
@@ -61,40 +63,11 @@ fn game_seed(seed: u64, game: usize) -> u64 {
         .wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// How a row of numbers picks an action.
-#[derive(Clone, Copy, Debug)]
-enum Pick {
-    /// The row holds probabilities (any non-negative weights; only the legal actions' count).
-    Probabilities,
-    /// The row holds logits: softmax over the legal actions at this temperature; 0 takes the best.
-    Logits(f64),
-}
-
 /// A reset seed: one for the whole batch, or one per game.
 #[derive(Debug, FromPyObject)]
 enum SeedArg {
     One(u64),
     PerGame(Vec<u64>),
-}
-
-/// A game's action picked from its row.
-fn pick_one<T: Copy + Into<f64>>(
-    slot: &mut Legal,
-    row: &[T],
-    how: Pick,
-) -> Result<i64, SampleError> {
-    let value = |a: usize| row[a].into();
-    match how {
-        Pick::Probabilities => slot.weighted_action(value),
-        Pick::Logits(0.0) => slot.best_action(value),
-        Pick::Logits(t) => {
-            let max = value(slot.best_action(value)? as usize);
-            if max == f64::NEG_INFINITY {
-                return Err(SampleError::NoWeight);
-            }
-            slot.weighted_action(|a| ((value(a) - max) / t).exp())
-        }
-    }
 }
 
 type StepResult = (
@@ -224,53 +197,16 @@ impl PyVectorEnv {
 
     /// One action per game picked from its row of `rows` (legal actions only), from each game's generator.
     fn pick(&mut self, py: Python<'_>, rows: &Rows<'_>, how: Pick) -> PyResult<Vec<i64>> {
-        fn run<T: Copy + Into<f64> + Sync>(
-            slots: &mut [Legal],
-            rows: &[T],
-            how: Pick,
-        ) -> Result<Vec<i64>, (usize, SampleError)> {
-            slots
-                .par_iter_mut()
-                .zip(rows.par_chunks(ACTIONS))
-                .with_min_len(MIN_GAMES_PER_TASK)
-                .enumerate()
-                .map(|(i, (slot, row))| pick_one(slot, row, how).map_err(|e| (i, e)))
-                .collect()
-        }
-        let slots = &mut self.legal;
-        let picked = match rows {
+        let legal = &mut self.legal;
+        match rows {
             Rows::F32(a) => {
                 let a = a.as_slice()?;
-                py.detach(|| run(slots, a, how))
+                py.detach(|| sampling::pick(legal, a, how))
             }
             Rows::F64(a) => {
                 let a = a.as_slice()?;
-                py.detach(|| run(slots, a, how))
+                py.detach(|| sampling::pick(legal, a, how))
             }
-        };
-        picked.map_err(|(i, e)| {
-            let what = match how {
-                Pick::Probabilities => "probs",
-                Pick::Logits(_) => "logits",
-            };
-            value_error(match e {
-                SampleError::BadWeight { action, weight } => {
-                    format!("game {i}: {what}[{i}, {action}] is {weight}, which cannot weigh a legal action")
-                }
-                SampleError::NoWeight => {
-                    format!("game {i}: no legal action has any weight in {what}[{i}] (see action_masks[{i}])")
-                }
-            })
-        })
-    }
-
-    fn logits_pick(temperature: f64) -> PyResult<Pick> {
-        if temperature >= 0.0 && temperature.is_finite() {
-            Ok(Pick::Logits(temperature))
-        } else {
-            Err(value_error(format!(
-                "temperature {temperature} should be 0 (the best action) or positive"
-            )))
         }
     }
 }
@@ -450,7 +386,7 @@ impl PyVectorEnv {
         logits: &Bound<'py, PyAny>,
         temperature: f64,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let how = PyVectorEnv::logits_pick(temperature)?;
+        let how = Pick::logits(temperature)?;
         let rows = Rows::from_py(logits, self.slots.len(), "logits")?;
         Ok(PyArray1::from_vec(py, self.pick(py, &rows, how)?))
     }
@@ -471,7 +407,7 @@ impl PyVectorEnv {
         Py<PyArray1<bool>>,
         Py<PyArray1<bool>>,
     )> {
-        let how = PyVectorEnv::logits_pick(temperature)?;
+        let how = Pick::logits(temperature)?;
         let rows = Rows::from_py(logits, self.slots.len(), "logits")?;
         let actions = self.pick(py, &rows, how)?;
         let (obs, rewards, terminated, truncated) = self.play(py, &actions)?;
