@@ -95,3 +95,16 @@ def test_deepcopy_of_the_gymnasium_env():
     engine = dsq.Engine()
     with_engine = copy.deepcopy(gym_env.JungleEnv(opponent=engine))
     assert with_engine.opponent is engine
+
+
+def test_a_forged_vector_state_is_refused_not_a_crash():
+    env = dsq.VectorEnv(2)
+    cls, args, state = env.__reduce__()
+    games = list(state[0])
+    games[1] = ("L6/7/7/7/7/7/7/7/3r3 w 0 1", [], 0, 0, 1)  # Red's den entered: no move left
+    twin = cls(*args)
+    with pytest.raises(ValueError, match="without a move"):
+        twin.__setstate__((games, *state[1:]))
+    games[1] = ("not a fen", [], 0, 0, 1)
+    with pytest.raises(ValueError, match="refuse"):
+        twin.__setstate__((games, *state[1:]))

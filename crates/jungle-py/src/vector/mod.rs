@@ -519,7 +519,11 @@ impl PyVectorEnv {
             .into_iter()
             .map(|g| Slot::from_state(&self.setup, g))
             .collect::<Option<_>>()
-            .ok_or_else(|| value_error("the pickled state holds a position the rules refuse"))?;
+            .ok_or_else(|| {
+                value_error(
+                    "the pickled state holds a position the rules refuse or one without a move",
+                )
+            })?;
         (self.slots, self.legal) = games.into_iter().unzip();
         self.rewards.restore(py, &state.get_item(1)?)?;
         self.terminated.restore(py, &state.get_item(2)?)?;

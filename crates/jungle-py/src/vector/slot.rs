@@ -211,13 +211,17 @@ impl Slot {
         slot
     }
 
-    /// A game restored from its `state`; `None` if the FEN is not a position of the rules.
+    /// A game restored from its `state`; `None` if the FEN is not a position of the rules or one without a
+    /// legal move (a batch's games always have one: finished games restart at once).
     pub fn from_state(setup: &Setup, state: SlotState) -> Option<(Slot, Legal)> {
         let (fen, since_capture, repetitions, plies, rng) = state;
         let mut legal = Legal::new(GameRng(rng));
         let mut slot = Slot::new(setup, &mut legal);
         slot.pos = Position::from_fen(&fen, &setup.rules).ok()?;
         slot.refresh_moves(&setup.rules, &mut legal);
+        if legal.is_empty() {
+            return None;
+        }
         slot.since_capture.clear();
         slot.seen = [0; SEEN_WORDS];
         for hash in since_capture {
