@@ -5,14 +5,14 @@
 
 import argparse
 
-import jungle
+import doushouqi as dsq
 
 
 def probe(directory: str, fen: str, materials=("E-r",)) -> dict:
     """Generates the materials into ``directory`` (kept when already there) and probes ``fen``."""
-    jungle.Tablebases.generate(directory, list(materials), memory_mb=256)
-    tables = jungle.Tablebases(directory)
-    position = jungle.Position(fen)
+    dsq.Tablebases.generate(directory, list(materials), memory_mb=256)
+    tables = dsq.Tablebases(directory)
+    position = dsq.Position(fen)
     verdict = tables.probe(position)
     return {
         "wdl": verdict.wdl,

@@ -6,25 +6,25 @@
 import argparse
 import random
 
-import jungle
+import doushouqi as dsq
 
 
 def play(games: int = 2, depth: int = 2, seed: int = 0, rules: str = "standard") -> list:
     """Plays the games and returns their PGN records."""
     rng = random.Random(seed)
-    engine = jungle.Engine()
+    engine = dsq.Engine()
     records = []
     for number in range(1, games + 1):
-        game = jungle.Game(rules)
+        game = dsq.Game(rules=rules)
         engine.clear()
         while not game.is_over() and len(game) < 400:
-            if game.turn == jungle.Side.BLUE:
+            if game.turn == dsq.Side.BLUE:
                 game.play(rng.choice(game.legal_moves))
             else:
                 game.play(engine.search(game, depth=depth).best_move)
         if not game.is_over():
             game.declare(None, "adjudication")
-        records.append(jungle.pgn.PgnGame(game, [("White", "random"), ("Black", f"engine depth {depth}"), ("Round", str(number))]))
+        records.append(dsq.pgn.PgnGame(game, [("White", "random"), ("Black", f"engine depth {depth}"), ("Round", str(number))]))
     return records
 
 

@@ -11,11 +11,11 @@ import argparse
 
 import numpy as np
 
-import jungle
+import doushouqi as dsq
 
 
 def policy_of(result, temperature: float) -> np.ndarray:
-    policy = np.zeros(jungle.ACTION_COUNT, np.float32)
+    policy = np.zeros(dsq.ACTION_COUNT, np.float32)
     scores = np.array(
         [line.score.cp if line.score.cp is not None else 100_000 * np.sign(line.score.mate or -1) for line in result.lines],
         np.float64,
@@ -28,10 +28,10 @@ def policy_of(result, temperature: float) -> np.ndarray:
 
 def generate(out: str, games: int = 2, depth: int = 2, lines: int = 4, temperature: float = 40.0, seed: int = 0, max_plies: int = 120) -> dict:
     rng = np.random.default_rng(seed)
-    engine = jungle.Engine(multipv=lines)
+    engine = dsq.Engine(multipv=lines)
     observations, policies, values = [], [], []
     for _ in range(games):
-        game = jungle.Game()
+        game = dsq.Game()
         movers = []
         while not game.is_over() and len(game) < max_plies:
             result = engine.search(game, depth=depth)
@@ -39,7 +39,7 @@ def generate(out: str, games: int = 2, depth: int = 2, lines: int = 4, temperatu
             observations.append(game.observation())
             policies.append(policy)
             movers.append(game.turn)
-            game.play_action(int(rng.choice(jungle.ACTION_COUNT, p=policy)))
+            game.play_action(int(rng.choice(dsq.ACTION_COUNT, p=policy)))
         outcome = game.outcome()
         winner = outcome.winner if outcome else None
         values.extend(0.0 if winner is None else (1.0 if side == winner else -1.0) for side in movers)

@@ -56,20 +56,32 @@ const UNREVEALED_OWN_PLANE: usize = 25;
 
 /// The action of a move (any move between neighbouring squares or across a river in a straight line).
 pub fn encode(m: Move) -> usize {
-    let (df, dr) = (
-        i16::from(m.to.file()) - i16::from(m.from.file()),
-        i16::from(m.to.rank()) - i16::from(m.from.rank()),
-    );
-    let direction = if dr > 0 {
+    // Squares count along the ranks, 7 to a rank: a move to another rank changes the index by 7 or more, a
+    // move along the rank (a step, or a jump over the river's two files) by 3 at most.
+    let delta = m.to.index() as isize - m.from.index() as isize;
+    let direction = if delta >= 7 {
         Direction::North
-    } else if dr < 0 {
+    } else if delta <= -7 {
         Direction::South
-    } else if df > 0 {
+    } else if delta > 0 {
         Direction::East
     } else {
         Direction::West
     };
     m.from.index() * 4 + direction as usize
+}
+
+/// The action of the left–right mirror image (a ↔ g) of an action's move: the mirrored origin, east and west
+/// swapped. The board is symmetric about the d-file, so it is the mirrored position's action of the mirrored
+/// move.
+pub fn mirror_action(action: usize) -> usize {
+    let from = Square::new((action / 4) as u8).expect("an action starts on a square");
+    let direction = match Direction::ALL[action % 4] {
+        Direction::East => Direction::West,
+        Direction::West => Direction::East,
+        vertical => vertical,
+    };
+    from.mirror().index() * 4 + direction as usize
 }
 
 /// The legal move of an action in a position, if it has one.
@@ -136,19 +148,25 @@ impl Observer {
         }
         let terrain_end = (FIRST_TERRAIN_PLANE + TERRAIN_PLANES) * PLANE_SIZE;
         out[FIRST_TERRAIN_PLANE * PLANE_SIZE..terrain_end].copy_from_slice(&self.terrain);
-        write_counters(pos.side_to_move(), repetitions, pos.quiet_plies(), out);
+        write_counters(
+            pos.side_to_move(),
+            Some(repetitions),
+            pos.quiet_plies(),
+            out,
+        );
         out[(QUIET_PLANE + 1) * PLANE_SIZE..].fill(0);
     }
 
     /// Turns the planes written for the position before `m` into those of `after` (the position after it)
-    /// by touching only what the move changed: the mover's two squares, the captured piece, the counters.
+    /// by touching only what the move changed: the mover's two squares, the captured piece, the counters (the
+    /// repetitions only when `repetitions` gives a new count).
     pub fn update(
         &self,
         m: Move,
         mover: Piece,
         captured: Option<Piece>,
         after: &Position,
-        repetitions: usize,
+        repetitions: Option<usize>,
         out: &mut [u8],
     ) {
         let plane = piece_plane(mover) * PLANE_SIZE;
@@ -180,7 +198,7 @@ impl Observer {
         }
         let terrain_end = (FIRST_TERRAIN_PLANE + TERRAIN_PLANES) * PLANE_SIZE;
         out[FIRST_TERRAIN_PLANE * PLANE_SIZE..terrain_end].copy_from_slice(&self.terrain);
-        write_counters(view.side_to_move(), 0, view.quiet_plies(), out);
+        write_counters(view.side_to_move(), Some(0), view.quiet_plies(), out);
     }
 }
 
@@ -188,12 +206,21 @@ fn piece_plane(p: Piece) -> usize {
     p.side.index() * 8 + p.animal.index()
 }
 
-/// The side-to-move, repetition and quiet-ply planes (each one value everywhere).
-fn write_counters(side_to_move: Side, repetitions: usize, quiet_plies: u32, out: &mut [u8]) {
-    let constant = |out: &mut [u8], plane: usize, value: u8| {
-        out[plane * PLANE_SIZE..(plane + 1) * PLANE_SIZE].fill(value);
-    };
-    constant(out, SIDE_PLANE, u8::from(side_to_move == Side::Red));
-    constant(out, REPETITION_PLANE, repetitions.min(255) as u8);
-    constant(out, QUIET_PLANE, quiet_plies.min(255) as u8);
+/// The side-to-move, repetition and quiet-ply planes (each one value everywhere); the repetition plane is
+/// left as it is without a count.
+fn write_counters(
+    side_to_move: Side,
+    repetitions: Option<usize>,
+    quiet_plies: u32,
+    out: &mut [u8],
+) {
+    constant_plane(out, SIDE_PLANE, u8::from(side_to_move == Side::Red));
+    if let Some(count) = repetitions {
+        constant_plane(out, REPETITION_PLANE, count.min(255) as u8);
+    }
+    constant_plane(out, QUIET_PLANE, quiet_plies.min(255) as u8);
+}
+
+fn constant_plane(out: &mut [u8], plane: usize, value: u8) {
+    out[plane * PLANE_SIZE..(plane + 1) * PLANE_SIZE].fill(value);
 }

@@ -1,4 +1,4 @@
-//! `jungle.Engine`: the engine searching in-process, the interpreter released while it thinks.
+//! `doushouqi.Engine`: the engine searching in-process, the interpreter released while it thinks.
 
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, TryLockError};
@@ -11,7 +11,7 @@ use crate::errors::{tablebase_error, value_error};
 use crate::game::GameArg;
 use crate::interrupt::run_interruptible;
 use crate::limits::SearchLimits;
-use crate::moves::{PyMove, py_moves};
+use crate::moves::PyMove;
 use crate::score::PyScore;
 
 /// The Jungle engine, in this process.
@@ -20,7 +20,7 @@ use crate::score::PyScore;
 /// transposition table MiB, skill level 1 (beginner) to 8 (full strength), lines reported, and a directory of
 /// endgame tables made under the rules of the games searched. ``search`` releases the GIL while it thinks and
 /// stops early on Ctrl-C (raising ``KeyboardInterrupt``) or on ``stop()`` from another thread.
-#[pyclass(name = "Engine", module = "jungle", frozen)]
+#[pyclass(name = "Engine", module = "doushouqi", frozen)]
 #[derive(Debug)]
 pub struct PyEngine {
     engine: Mutex<Engine>,
@@ -28,7 +28,7 @@ pub struct PyEngine {
 }
 
 /// One principal variation of a search.
-#[pyclass(name = "Line", module = "jungle", frozen, get_all)]
+#[pyclass(name = "Line", module = "doushouqi", frozen, get_all)]
 #[derive(Clone, Debug)]
 pub struct PyLine {
     /// 1 for the best line, 2 for the second best, …
@@ -55,7 +55,7 @@ impl PyLine {
 /// What a search found: ``best_move`` (``None`` only when the game is over), its ``score``, the ``depth``
 /// reached, ``nodes`` searched, the principal variation ``pv`` and every MultiPV line of the last depth
 /// (``lines``, best first).
-#[pyclass(name = "SearchResult", module = "jungle", frozen, get_all)]
+#[pyclass(name = "SearchResult", module = "doushouqi", frozen, get_all)]
 #[derive(Clone, Debug)]
 pub struct PySearchResult {
     best_move: Option<PyMove>,
@@ -90,7 +90,7 @@ fn final_lines(infos: &[SearchInfo]) -> Vec<PyLine> {
             multipv: info.multipv,
             score: info.score.into(),
             depth: info.depth,
-            pv: py_moves(&info.pv),
+            pv: info.pv.iter().copied().map(PyMove).collect(),
         };
         match lines.iter_mut().find(|l| l.multipv == info.multipv) {
             Some(slot) => *slot = line,
@@ -209,7 +209,7 @@ impl PyEngine {
             score: result.score.into(),
             depth: result.depth,
             nodes: result.nodes,
-            pv: py_moves(&result.pv),
+            pv: result.pv.iter().copied().map(PyMove).collect(),
             lines: final_lines(&infos),
         })
     }

@@ -6,31 +6,31 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 create_exception!(
-    jungle,
+    doushouqi,
     RulesError,
     PyValueError,
     "A rule option string that is not valid; the message lists the valid options and values."
 );
 create_exception!(
-    jungle,
+    doushouqi,
     FenError,
     PyValueError,
     "FEN text that is not a valid position under the rules; the message says where."
 );
 create_exception!(
-    jungle,
+    doushouqi,
     IllegalMoveError,
     PyValueError,
     "Text that is not a move, or a move that is not legal in the position; the message says which rule it breaks."
 );
 create_exception!(
-    jungle,
+    doushouqi,
     PgnError,
     PyValueError,
     "PGN text that is not a valid Jungle game record; the message gives game, line and column."
 );
 create_exception!(
-    jungle,
+    doushouqi,
     TablebaseError,
     PyValueError,
     "A tablebase directory or file that cannot be used for the requested rules."

@@ -1,18 +1,23 @@
-//! `jungle.Game`: a game with its history, so the draw rules (repetition, quiet-ply limit) and endings from
+//! `doushouqi.Game`: a game with its history, so the draw rules (repetition, quiet-ply limit) and endings from
 //! outside the board (resignation, time, agreement) apply.
 
-use jungle_rules::{Game, Outcome, Position, Termination};
+use jungle_rules::{Game, Move, Outcome, Position, Rules, Termination};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
+use pyo3::exceptions::PyDeprecationWarning;
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 
 use crate::encoding::{self, ACTIONS, OBSERVATION_SIZE, Observer, PLANES};
 
 use crate::errors::{fen_error, move_error, value_error};
-use crate::moves::{MoveArg, PyMove, py_moves};
+use crate::moves::{MoveArg, PyMove, action_move, py_move, py_moves, sorted_legal_moves};
 use crate::outcome::PyOutcome;
 use crate::pieces::PySide;
 use crate::position::PyPosition;
 use crate::rules::{PyRules, RulesArg};
+
+/// The endings decided off the board (`Termination` lists the rules' own five first).
+const DECLARED: &[Termination] = Termination::ALL.as_slice().split_at(5).1;
 
 /// A game argument: a `Game`, or a `Position` whose pushed moves are the history (for the draw rules).
 #[derive(Debug, FromPyObject)]
@@ -22,6 +27,20 @@ pub enum GameArg<'py> {
 }
 
 impl GameArg<'_> {
+    /// Calls `f` with the current position and the rules.
+    pub fn with_position<T>(&self, f: impl FnOnce(&Position, &Rules) -> T) -> T {
+        match self {
+            GameArg::Game(g) => {
+                let g = g.borrow();
+                f(g.0.position(), g.0.rules())
+            }
+            GameArg::Position(p) => {
+                let p = p.borrow();
+                f(&p.pos, &p.rules)
+            }
+        }
+    }
+
     pub fn to_game(&self) -> Game {
         match self {
             GameArg::Game(g) => g.borrow().0.clone(),
@@ -41,24 +60,69 @@ impl GameArg<'_> {
     }
 }
 
-/// A game under fixed rules from a start position: ``Game(rules="modern", fen=None)``.
+/// The first argument of `Game`: a FEN, or (the old order) rules. A string is a FEN when it has a `/` (every
+/// FEN has eight; no rule string has one).
+#[derive(Debug)]
+pub enum FenOrRules<'py> {
+    Fen(String),
+    Rules(RulesArg<'py>),
+}
+
+impl<'py> FromPyObject<'_, 'py> for FenOrRules<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<FenOrRules<'py>> {
+        if let Ok(text) = obj.extract::<String>()
+            && text.contains('/')
+        {
+            return Ok(FenOrRules::Fen(text));
+        }
+        Ok(FenOrRules::Rules(obj.extract()?))
+    }
+}
+
+/// A game under fixed rules from a start position: ``Game(fen=None, rules=None)``, the arguments in the order of
+/// ``Position`` (``Game(rules)`` alone, the old order, still works and warns).
 ///
 /// ``play`` checks and plays moves, ``undo`` takes them back, ``outcome()`` applies the board's endings, then
 /// the draw rules of the rules (``repetition-draw``, ``quiet-ply-limit``), and endings declared with
 /// ``resign``/``declare``.
-#[pyclass(name = "Game", module = "jungle")]
+#[pyclass(name = "Game", module = "doushouqi")]
 #[derive(Clone, Debug)]
 pub struct PyGame(pub Game);
 
 #[pymethods]
 impl PyGame {
     #[new]
-    #[pyo3(signature = (rules = None, fen = None))]
-    fn new(rules: Option<RulesArg<'_>>, fen: Option<&str>) -> PyResult<PyGame> {
+    #[pyo3(signature = (fen = None, rules = None))]
+    fn new(
+        py: Python<'_>,
+        fen: Option<FenOrRules<'_>>,
+        rules: Option<RulesArg<'_>>,
+    ) -> PyResult<PyGame> {
+        let (fen, rules) = match (fen, rules) {
+            (Some(FenOrRules::Rules(old_order)), None) => {
+                PyErr::warn(
+                    py,
+                    &py.get_type::<PyDeprecationWarning>(),
+                    c"Game(rules) is deprecated: the first argument of Game is the FEN, as for Position; \
+                      write Game(rules=...)",
+                    1,
+                )?;
+                (None, Some(old_order))
+            }
+            (Some(FenOrRules::Rules(_)), Some(_)) => {
+                return Err(value_error(
+                    "Game(fen, rules): the first argument is a FEN, not rules",
+                ));
+            }
+            (Some(FenOrRules::Fen(fen)), rules) => (Some(fen), rules),
+            (None, rules) => (None, rules),
+        };
         let rules = RulesArg::resolve(rules)?;
         let start = match fen {
             None => Position::start(&rules),
-            Some(text) => Position::from_fen(text, &rules).map_err(fen_error)?,
+            Some(text) => Position::from_fen(&text, &rules).map_err(fen_error)?,
         };
         Ok(PyGame(Game::from_position(rules, start)))
     }
@@ -101,24 +165,25 @@ impl PyGame {
 
     /// The moves played, oldest first.
     #[getter]
-    fn moves(&self) -> Vec<PyMove> {
-        py_moves(self.0.moves())
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        py_moves(py, self.0.moves())
     }
 
     /// The legal moves now, sorted; none once the game is over.
     #[getter]
-    fn legal_moves(&self) -> Vec<PyMove> {
-        let mut moves = self.0.legal_moves();
-        moves.sort_unstable();
-        py_moves(&moves)
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        if self.0.is_over() {
+            return Ok(PyList::empty(py));
+        }
+        py_moves(py, &sorted_legal_moves(self.0.position(), self.0.rules()))
     }
 
     /// Checks and plays a move (a ``Move`` or text); ``IllegalMoveError`` when it is not legal or the game is
     /// over, the game unchanged.
-    fn play(&mut self, r#move: MoveArg) -> PyResult<PyMove> {
+    fn play(&mut self, py: Python<'_>, r#move: MoveArg) -> PyResult<Py<PyMove>> {
         let m = r#move.parse()?;
         self.0.play(m).map_err(move_error)?;
-        Ok(PyMove(m))
+        py_move(py, m)
     }
 
     /// Takes back the last move (and any declared ending); returns it, or ``None`` at the start.
@@ -152,9 +217,7 @@ impl PyGame {
     #[pyo3(signature = (winner, termination))]
     fn declare(&mut self, winner: Option<PySide>, termination: &str) -> PyResult<()> {
         let termination: Termination = termination.parse().map_err(value_error)?;
-        // `Termination` lists the rules' own five endings first, then those decided off the board.
-        let off_board = &Termination::ALL[5..];
-        if !off_board.contains(&termination) {
+        if !DECLARED.contains(&termination) {
             return Err(value_error(format!(
                 "\"{termination}\" is decided by the board, not declared"
             )));
@@ -166,7 +229,7 @@ impl PyGame {
         Ok(())
     }
 
-    /// The observation planes of the current position, ``(26, 9, 7) uint8`` (see ``jungle.PLANE_NAMES``).
+    /// The observation planes of the current position, ``(26, 9, 7) uint8`` (see ``doushouqi.PLANE_NAMES``).
     fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray3<u8>>> {
         let mut planes = vec![0u8; OBSERVATION_SIZE];
         Observer::new(self.0.rules()).write(
@@ -189,25 +252,74 @@ impl PyGame {
         PyArray1::from_vec(py, mask)
     }
 
+    /// The legal actions now, sorted, as a list of ints (none once the game is over): for a Python loop picking
+    /// one, without numpy.
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        if self.0.is_over() {
+            return Ok(PyList::empty(py));
+        }
+        // A bit per action: reading the bits back gives them sorted.
+        let mut bits = [0u64; 4];
+        self.0
+            .position()
+            .for_each_move_set(self.0.rules(), |_, from, targets| {
+                for to in targets {
+                    let action = encoding::encode(Move::new(from, to));
+                    bits[action / 64] |= 1 << (action % 64);
+                }
+            });
+        let actions = (0..ACTIONS).filter(|&a| bits[a / 64] >> (a % 64) & 1 != 0);
+        PyList::new(py, actions)
+    }
+
     /// Plays the move of an action (``from_square * 4 + direction``); ``IllegalMoveError`` if it has no legal
     /// move here or the game is over.
-    fn play_action(&mut self, action: i64) -> PyResult<PyMove> {
-        let decoded = usize::try_from(action)
-            .ok()
-            .filter(|_| !self.0.is_over())
-            .and_then(|a| encoding::decode(a, self.0.position(), self.0.rules()));
-        let m = decoded.ok_or_else(|| {
-            move_error(format!(
-                "action {action} is not legal in {}",
-                self.0.position()
-            ))
-        })?;
+    fn play_action(&mut self, py: Python<'_>, action: i64) -> PyResult<Py<PyMove>> {
+        let m = action_move(action, self.0.position(), self.0.rules())?;
         self.0.play(m).map_err(move_error)?;
-        Ok(PyMove(m))
+        py_move(py, m)
     }
 
     fn copy(&self) -> PyGame {
         self.clone()
+    }
+
+    fn __copy__(&self) -> PyGame {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.clone()
+    }
+
+    /// Pickles as the start FEN and the rules, then the moves (replayed) and any declared ending.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        (String, String),
+        (Vec<String>, Option<PyOutcome>),
+    )> {
+        let game = &slf.borrow().0;
+        let args = (game.start_position().to_string(), game.rules().to_string());
+        let moves = game.moves().iter().map(ToString::to_string).collect();
+        let declared = game
+            .outcome()
+            .filter(|o| DECLARED.contains(&o.termination))
+            .map(PyOutcome);
+        Ok((slf.get_type().into_any(), args, (moves, declared)))
+    }
+
+    fn __setstate__(&mut self, state: (Vec<String>, Option<PyOutcome>)) -> PyResult<()> {
+        let (moves, declared) = state;
+        for m in moves {
+            self.0.play_text(&m).map_err(move_error)?;
+        }
+        if let Some(outcome) = declared {
+            self.0.declare(outcome.0);
+        }
+        Ok(())
     }
 
     fn __len__(&self) -> usize {

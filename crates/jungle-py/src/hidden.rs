@@ -1,16 +1,17 @@
-//! `jungle.HiddenGame`: Hidden Jungle, where each side's animals start face down, seen only as each player
+//! `doushouqi.HiddenGame`: Hidden Jungle, where each side's animals start face down, seen only as each player
 //! may see them.
 
 use jungle_hidden::{Arrangement, HiddenGame};
 use jungle_rules::{Rules, Side};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 use crate::encoding::{self, ACTIONS, OBSERVATION_SIZE, Observer, PLANES};
 use crate::errors::{move_error, value_error};
-use crate::moves::{MoveArg, PyMove, py_moves};
+use crate::moves::{MoveArg, py_moves};
 use crate::outcome::PyOutcome;
 use crate::pieces::PySide;
 use crate::rules::{PyRules, RulesArg};
@@ -22,8 +23,11 @@ use crate::rules::{PyRules, RulesArg};
 /// ``view_fen(side)`` and ``observation(side)`` hold only what that player knows (``X``/``x`` and plane 24 for
 /// enemy pieces of unknown animal), and ``legal_moves`` are the mover's own (an attack onto any enemy piece
 /// included).
-#[pyclass(name = "HiddenGame", module = "jungle")]
-#[derive(Debug)]
+///
+/// Copies (``copy.copy``, ``copy.deepcopy``) are independent games in the same state. Pickling writes the whole
+/// true game, both secret setups included, as the referee holds it: hand players their views, not the pickle.
+#[pyclass(name = "HiddenGame", module = "doushouqi")]
+#[derive(Clone, Debug)]
 pub struct PyHiddenGame {
     game: HiddenGame,
     observer: Observer,
@@ -33,8 +37,20 @@ fn arrangement(rules: &Rules, side: Side, text: &str, rng: &mut StdRng) -> PyRes
     match text {
         "random" => Ok(Arrangement::random(rules, side, rng)),
         "standard" => Ok(Arrangement::standard(rules, side)),
-        letters => Arrangement::parse(rules, side, letters).map_err(value_error),
+        letters => Arrangement::parse(rules, side, letters).map_err(|e| {
+            value_error(format!(
+                "{} setup \"{letters}\": {e}; a setup is \"random\", \"standard\" or the animal letters on \
+                 the start squares in increasing square order (\"{}\" is the standard one)",
+                side.name().to_lowercase(),
+                letters_of(&Arrangement::standard(rules, side))
+            ))
+        }),
     }
+}
+
+/// An arrangement as its animal letters, in increasing square order.
+fn letters_of(arrangement: &Arrangement) -> String {
+    arrangement.animals().iter().map(|a| a.letter()).collect()
 }
 
 #[pymethods]
@@ -71,10 +87,10 @@ impl PyHiddenGame {
 
     /// The mover's legal moves, sorted; none once the game is over.
     #[getter]
-    fn legal_moves(&self) -> Vec<PyMove> {
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let mut moves = self.game.legal_moves();
         moves.sort_unstable();
-        py_moves(&moves)
+        py_moves(py, &moves)
     }
 
     /// Plays a move of the side to move and returns its public text (what both players see, e.g. an attack's
@@ -127,6 +143,37 @@ impl PyHiddenGame {
     #[pyo3(signature = (viewer))]
     fn view_fen(&self, viewer: Option<PySide>) -> String {
         self.game.view(viewer.map(Into::into)).fen()
+    }
+
+    fn __copy__(&self) -> PyHiddenGame {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyHiddenGame {
+        self.clone()
+    }
+
+    /// Pickles as the rules and both setups, then the moves (replayed).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyAny>, (String, String, String), Vec<String>) {
+        let game = &slf.borrow().game;
+        let args = (
+            game.rules().to_string(),
+            letters_of(game.arrangement(Side::Blue)),
+            letters_of(game.arrangement(Side::Red)),
+        );
+        let moves = game.history().iter().map(|p| p.mv.to_string()).collect();
+        (slf.get_type().into_any(), args, moves)
+    }
+
+    fn __setstate__(&mut self, moves: Vec<String>) -> PyResult<()> {
+        for m in moves {
+            let m = MoveArg::Text(m).parse()?;
+            self.game.play(m).map_err(move_error)?;
+        }
+        Ok(())
     }
 
     /// The observation planes of a player's view, ``(26, 9, 7) uint8``: only what that player knows.

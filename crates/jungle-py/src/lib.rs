@@ -1,5 +1,5 @@
-//! The Python package `jungle`, compiled as the extension module `jungle._jungle` (maturin packs it with the
-//! pure-Python parts in `python/jungle`). One file per Python concept; errors become `ValueError` subclasses.
+//! The Python package `doushouqi`, compiled as the extension module `doushouqi._core` (maturin packs it with the
+//! pure-Python parts in `python/doushouqi`). One file per Python concept; errors become `ValueError` subclasses.
 
 mod drawing;
 mod encoding;
@@ -14,6 +14,7 @@ mod outcome;
 mod pgn;
 mod pieces;
 mod position;
+mod rng;
 mod rules;
 mod score;
 mod tablebases;
@@ -22,8 +23,8 @@ mod vector;
 
 use pyo3::prelude::*;
 
-#[pymodule(name = "_jungle")]
-fn jungle_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+#[pymodule(name = "_core")]
+fn core_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     pieces::register(m)?;
     m.add_class::<rules::PyRules>()?;
@@ -42,10 +43,15 @@ fn jungle_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("UciEngine", m.py().get_type::<uci::PyUciEngine>())?;
     m.add("UciResult", m.py().get_type::<uci::PyUciResult>())?;
     m.add("START_FEN", jungle_rules::START_FEN)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<vector::PyVectorEnv>()?;
     m.add_class::<hidden::PyHiddenGame>()?;
     m.add("ACTION_COUNT", encoding::ACTIONS)?;
     m.add("OBSERVATION_SHAPE", (encoding::PLANES, 9, 7))?;
     m.add("PLANE_NAMES", encoding::PLANE_NAMES.to_vec())?;
+    let mirrored: Vec<usize> = (0..encoding::ACTIONS)
+        .map(encoding::mirror_action)
+        .collect();
+    m.add("MIRRORED_ACTIONS", mirrored)?;
     Ok(())
 }

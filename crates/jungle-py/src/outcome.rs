@@ -1,4 +1,4 @@
-//! `jungle.Outcome`: how a game ended.
+//! `doushouqi.Outcome`: how a game ended.
 
 use jungle_rules::{Outcome, Termination};
 use pyo3::prelude::*;
@@ -10,7 +10,14 @@ use crate::pieces::PySide;
 /// PGN ``Termination`` tag writes it (``"den entered"``, ``"all pieces captured"``, ``"no legal move"``,
 /// ``"repetition"``, ``"quiet-ply limit"``, ``"resignation"``, ``"time forfeit"``, ``"draw agreed"``,
 /// ``"adjudication"``, ``"illegal move"``, ``"abandoned"``).
-#[pyclass(name = "Outcome", module = "jungle", frozen, eq, hash, from_py_object)]
+#[pyclass(
+    name = "Outcome",
+    module = "doushouqi",
+    frozen,
+    eq,
+    hash,
+    from_py_object
+)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PyOutcome(pub Outcome);
 
@@ -43,6 +50,17 @@ impl PyOutcome {
 
     fn __str__(&self) -> String {
         self.0.to_string()
+    }
+
+    /// Pickles as its winner and termination.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyAny>, (Option<PySide>, &'static str)) {
+        let o = slf.get().0;
+        (
+            slf.get_type().into_any(),
+            (o.winner.map(Into::into), o.termination.as_str()),
+        )
     }
 
     fn __repr__(&self) -> String {

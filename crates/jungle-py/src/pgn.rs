@@ -1,4 +1,4 @@
-//! `jungle.pgn`: game records in PGN with their headers, read and written.
+//! `doushouqi.pgn`: game records in PGN with their headers, read and written.
 
 use jungle_rules::pgn::PgnGame;
 use jungle_rules::read_games;
@@ -11,7 +11,7 @@ use crate::game::PyGame;
 /// A game with its record's headers (``Event``, ``White``, …). The headers derived from the game itself
 /// (``Result``, ``Variant``, ``FEN``, ``Rules``, ``Termination``) are written from it and cannot be set.
 /// ``str(record)`` is the PGN text.
-#[pyclass(name = "PgnGame", module = "jungle.pgn")]
+#[pyclass(name = "PgnGame", module = "doushouqi.pgn")]
 #[derive(Clone, Debug)]
 pub struct PyPgnGame(pub PgnGame);
 

@@ -1,40 +1,117 @@
 //! Squares, sides, animals and pieces as Python values.
 //!
 //! Squares are ints ``0..63`` (a1 = 0, g1 = 6, a2 = 7, …, g9 = 62: ``(rank - 1) * 7 + file``), with the module
-//! constants ``jungle.A1`` … ``jungle.G9``; every function that takes a square also accepts its name (``"a3"``).
+//! constants ``doushouqi.A1`` … ``doushouqi.G9``; every function that takes a square also accepts its name (``"a3"``).
 
 use jungle_rules::{Animal, Piece, Side, Square};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyType;
 
 use crate::errors::value_error;
 
-/// One of the two players. Blue moves first (FEN ``w``, PGN "White"); Red second (``b``, "Black").
-#[pyclass(
-    name = "Side",
-    module = "jungle",
-    eq,
-    eq_int,
-    frozen,
-    hash,
-    from_py_object
-)]
+/// A side as Python sees it: a member of the enum `doushouqi.Side` (an `enum.IntEnum` defined in Python, so it
+/// iterates, pickles and copies like any enum). Taken and returned as that enum's members.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PySide {
-    #[pyo3(name = "BLUE")]
     Blue = 0,
-    #[pyo3(name = "RED")]
     Red = 1,
 }
 
-#[pymethods]
-impl PySide {
-    /// The other side.
-    fn opponent(&self) -> PySide {
-        (!Side::from(*self)).into()
+/// An animal as Python sees it: a member of the enum `doushouqi.Animal` (`int(animal)` is `rank - 1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PyAnimal(pub Animal);
+
+/// One of the Python enums of `doushouqi._enums`: its class and its members by value.
+#[derive(Debug)]
+struct PyEnum {
+    class: Py<PyType>,
+    members: Vec<Py<PyAny>>,
+}
+
+static SIDE_ENUM: PyOnceLock<PyEnum> = PyOnceLock::new();
+static ANIMAL_ENUM: PyOnceLock<PyEnum> = PyOnceLock::new();
+
+impl PyEnum {
+    /// The enum `name` with members `0..count`, imported once (the package imports its enums after this module,
+    /// so the import happens at the first use, not when the module loads).
+    fn get<'a>(
+        cell: &'a PyOnceLock<PyEnum>,
+        py: Python<'_>,
+        name: &str,
+        count: usize,
+    ) -> PyResult<&'a PyEnum> {
+        cell.get_or_try_init(py, || {
+            let class = py
+                .import("doushouqi._enums")?
+                .getattr(name)?
+                .cast_into::<PyType>()?;
+            let members = (0..count)
+                .map(|value| class.call1((value,)).map(Bound::unbind))
+                .collect::<PyResult<_>>()?;
+            Ok(PyEnum {
+                class: class.unbind(),
+                members,
+            })
+        })
     }
 
-    fn __str__(&self) -> &'static str {
-        Side::from(*self).name()
+    fn member<'py>(&self, py: Python<'py>, value: usize) -> Bound<'py, PyAny> {
+        self.members[value].bind(py).clone()
+    }
+
+    /// The value of a member of this enum; `TypeError` for anything else (a plain int included, so a
+    /// square or an index passed by mistake is refused).
+    fn value_of(&self, obj: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
+        if !obj.is_instance(self.class.bind(obj.py()))? {
+            return Err(PyTypeError::new_err(format!(
+                "expected a doushouqi.{name}, got {}",
+                obj.repr()?
+            )));
+        }
+        obj.extract()
+    }
+}
+
+impl<'py> IntoPyObject<'py> for PySide {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(PyEnum::get(&SIDE_ENUM, py, "Side", 2)?.member(py, self as usize))
+    }
+}
+
+impl FromPyObject<'_, '_> for PySide {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'_, '_, PyAny>) -> PyResult<PySide> {
+        let side = PyEnum::get(&SIDE_ENUM, obj.py(), "Side", 2)?;
+        Ok(match side.value_of(&obj, "Side")? {
+            0 => PySide::Blue,
+            _ => PySide::Red,
+        })
+    }
+}
+
+impl<'py> IntoPyObject<'py> for PyAnimal {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(PyEnum::get(&ANIMAL_ENUM, py, "Animal", 8)?.member(py, self.0.index()))
+    }
+}
+
+impl FromPyObject<'_, '_> for PyAnimal {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'_, '_, PyAny>) -> PyResult<PyAnimal> {
+        let animal = PyEnum::get(&ANIMAL_ENUM, obj.py(), "Animal", 8)?;
+        Ok(PyAnimal(Animal::ALL[animal.value_of(&obj, "Animal")?]))
     }
 }
 
@@ -56,75 +133,9 @@ impl From<Side> for PySide {
     }
 }
 
-/// The eight animals, by standard rank: RAT (1) … ELEPHANT (8). ``int(animal)`` is ``rank - 1``.
-#[pyclass(
-    name = "Animal",
-    module = "jungle",
-    eq,
-    eq_int,
-    frozen,
-    hash,
-    from_py_object
-)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum PyAnimal {
-    #[pyo3(name = "RAT")]
-    Rat = 0,
-    #[pyo3(name = "CAT")]
-    Cat = 1,
-    #[pyo3(name = "WOLF")]
-    Wolf = 2,
-    #[pyo3(name = "DOG")]
-    Dog = 3,
-    #[pyo3(name = "LEOPARD")]
-    Leopard = 4,
-    #[pyo3(name = "TIGER")]
-    Tiger = 5,
-    #[pyo3(name = "LION")]
-    Lion = 6,
-    #[pyo3(name = "ELEPHANT")]
-    Elephant = 7,
-}
-
-const PY_ANIMALS: [PyAnimal; 8] = [
-    PyAnimal::Rat,
-    PyAnimal::Cat,
-    PyAnimal::Wolf,
-    PyAnimal::Dog,
-    PyAnimal::Leopard,
-    PyAnimal::Tiger,
-    PyAnimal::Lion,
-    PyAnimal::Elephant,
-];
-
-#[pymethods]
-impl PyAnimal {
-    /// The uppercase letter: ``R C W D P T L E``.
-    #[getter]
-    fn letter(&self) -> char {
-        Animal::from(*self).letter()
-    }
-
-    fn __str__(&self) -> &'static str {
-        Animal::from(*self).name()
-    }
-}
-
-impl From<PyAnimal> for Animal {
-    fn from(a: PyAnimal) -> Animal {
-        Animal::ALL[a as usize]
-    }
-}
-
-impl From<Animal> for PyAnimal {
-    fn from(a: Animal) -> PyAnimal {
-        PY_ANIMALS[a.index()]
-    }
-}
-
 /// An animal of one side. ``Piece(Side.RED, Animal.LION)``; ``Piece.from_symbol("l")`` reads a FEN letter
 /// (uppercase Blue, lowercase Red).
-#[pyclass(name = "Piece", module = "jungle", frozen, eq, hash, from_py_object)]
+#[pyclass(name = "Piece", module = "doushouqi", frozen, eq, hash, from_py_object)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PyPiece(pub Piece);
 
@@ -132,7 +143,7 @@ pub struct PyPiece(pub Piece);
 impl PyPiece {
     #[new]
     fn new(side: PySide, animal: PyAnimal) -> PyPiece {
-        PyPiece(Piece::new(side.into(), animal.into()))
+        PyPiece(Piece::new(side.into(), animal.0))
     }
 
     #[staticmethod]
@@ -156,7 +167,7 @@ impl PyPiece {
 
     #[getter]
     fn animal(&self) -> PyAnimal {
-        self.0.animal.into()
+        PyAnimal(self.0.animal)
     }
 
     /// The FEN letter: uppercase for Blue, lowercase for Red.
@@ -170,6 +181,15 @@ impl PyPiece {
 
     fn __repr__(&self) -> String {
         format!("Piece.from_symbol('{}')", self.0.fen_char())
+    }
+
+    /// Pickles as its side and animal.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (PySide, PyAnimal)) {
+        let p = slf.get().0;
+        (
+            slf.get_type().into_any(),
+            (p.side.into(), PyAnimal(p.animal)),
+        )
     }
 }
 
@@ -208,8 +228,6 @@ pub fn parse_square(name: &str) -> PyResult<usize> {
 
 /// Adds the classes, the square functions and the constants ``A1`` … ``G9`` to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PySide>()?;
-    m.add_class::<PyAnimal>()?;
     m.add_class::<PyPiece>()?;
     m.add_function(wrap_pyfunction!(square_name, m)?)?;
     m.add_function(wrap_pyfunction!(parse_square, m)?)?;

@@ -1,13 +1,13 @@
-//! `jungle.Position`: a position under some rules with its move stack, python-chess's `Board` for Jungle.
+//! `doushouqi.Position`: a position under some rules with its move stack, python-chess's `Board` for Jungle.
 
 use jungle_rules::{Move, Position, Rules, Square, perft_parallel};
 use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::drawing;
 use crate::errors::{fen_error, value_error};
-use crate::moves::{MoveArg, PyMove, py_moves};
+use crate::moves::{MoveArg, PyMove, action_move, py_move, py_moves, sorted_legal_moves};
 use crate::outcome::PyOutcome;
 use crate::pieces::{PyPiece, PySide, SquareArg};
 use crate::rules::{PyRules, RulesArg};
@@ -21,7 +21,7 @@ const MAX_PERFT_DEPTH: u32 = 10;
 /// (``FenError`` for bad text or a position the rules forbid). ``push``/``pop`` play and take back moves.
 /// ``outcome()`` gives the board's endings (den entered, all pieces captured, no legal move); the draw rules
 /// need the game's history and are ``Game``'s.
-#[pyclass(name = "Position", module = "jungle", eq)]
+#[pyclass(name = "Position", module = "doushouqi", eq)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PyPosition {
     pub rules: Rules,
@@ -31,6 +31,14 @@ pub struct PyPosition {
 }
 
 impl PyPosition {
+    /// Checks and plays a move, remembering it on the stack.
+    fn push_move(&mut self, r#move: &MoveArg) -> PyResult<Move> {
+        let m = r#move.legal_in(&self.pos, &self.rules)?;
+        self.stack.push((m, self.pos));
+        self.pos.play_unchecked(m);
+        Ok(m)
+    }
+
     pub fn new_at(rules: Rules, pos: Position) -> PyPosition {
         PyPosition {
             rules,
@@ -89,10 +97,8 @@ impl PyPosition {
 
     /// The legal moves, sorted by origin then destination square; none once the board has decided the game.
     #[getter]
-    fn legal_moves(&self) -> Vec<PyMove> {
-        let mut moves = self.pos.legal_moves(&self.rules);
-        moves.sort_unstable();
-        py_moves(&moves)
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        py_moves(py, &sorted_legal_moves(&self.pos, &self.rules))
     }
 
     /// Whether a move (a ``Move`` or move text) is legal here. Text that is not a move raises
@@ -109,11 +115,9 @@ impl PyPosition {
 
     /// Plays a move (a ``Move`` or text). An illegal one raises ``IllegalMoveError`` naming the broken rule
     /// and leaves the position unchanged.
-    fn push(&mut self, r#move: MoveArg) -> PyResult<PyMove> {
-        let m = r#move.legal_in(&self.pos, &self.rules)?;
-        self.stack.push((m, self.pos));
-        self.pos.play_unchecked(m);
-        Ok(PyMove(m))
+    fn push(&mut self, py: Python<'_>, r#move: MoveArg) -> PyResult<Py<PyMove>> {
+        let m = self.push_move(&r#move)?;
+        py_move(py, m)
     }
 
     /// Takes back the last pushed move and returns it; ``IndexError`` when nothing was pushed.
@@ -133,19 +137,14 @@ impl PyPosition {
 
     /// The legal move of an action (``from_square * 4 + direction``); ``IllegalMoveError`` if it has none.
     fn decode_action(&self, action: i64) -> PyResult<PyMove> {
-        usize::try_from(action)
-            .ok()
-            .and_then(|a| crate::encoding::decode(a, &self.pos, &self.rules))
-            .map(PyMove)
-            .ok_or_else(|| {
-                crate::errors::move_error(format!("action {action} is not legal in {}", self.pos))
-            })
+        action_move(action, &self.pos, &self.rules).map(PyMove)
     }
 
     /// The pushed moves, oldest first.
     #[getter]
-    fn move_stack(&self) -> Vec<PyMove> {
-        self.stack.iter().map(|(m, _)| PyMove(*m)).collect()
+    fn move_stack<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let moves: Vec<Move> = self.stack.iter().map(|&(m, _)| m).collect();
+        py_moves(py, &moves)
     }
 
     /// The board's ending, if the position ends the game: ``Outcome`` or ``None``.
@@ -239,11 +238,21 @@ impl PyPosition {
         )
     }
 
+    /// Pickles as the FEN before the first pushed move and the rules, then the pushed moves (replayed).
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>, Vec<String>)> {
         let this = slf.borrow();
-        let args = PyTuple::new(slf.py(), [this.pos.to_string(), this.rules.to_string()])?;
-        Ok((slf.get_type().into_any(), args))
+        let start = this.stack.first().map_or(this.pos, |(_, before)| *before);
+        let args = PyTuple::new(slf.py(), [start.to_string(), this.rules.to_string()])?;
+        let moves = this.stack.iter().map(|(m, _)| m.to_string()).collect();
+        Ok((slf.get_type().into_any(), args, moves))
+    }
+
+    fn __setstate__(&mut self, moves: Vec<String>) -> PyResult<()> {
+        for m in moves {
+            self.push_move(&MoveArg::Text(m))?;
+        }
+        Ok(())
     }
 }

@@ -1,4 +1,4 @@
-//! `jungle.Rules`: a validated rule set, built from an option string of docs/rules.md.
+//! `doushouqi.Rules`: a validated rule set, built from an option string of docs/rules.md.
 
 use jungle_rules::Rules;
 use jungle_rules::rules::{OPTIONS, Preset};
@@ -14,7 +14,7 @@ use crate::errors::rules_error;
 /// The empty string and ``"standard"`` are the standard rules. A bad string raises ``RulesError`` (a
 /// ``ValueError``) whose message lists the valid options or values. ``str(rules)`` is the canonical string:
 /// parsing it gives equal rules.
-#[pyclass(name = "Rules", module = "jungle", frozen, eq, hash)]
+#[pyclass(name = "Rules", module = "doushouqi", frozen, eq, hash)]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PyRules(pub Rules);
 

@@ -1,4 +1,4 @@
-//! `jungle.Score`: an engine's score from the side to move's point of view.
+//! `doushouqi.Score`: an engine's score from the side to move's point of view.
 
 use std::fmt;
 
@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 /// A score for the side to move: ``cp`` in centipawn-like units (a Cat is worth about 200), or ``mate``, the
 /// full moves to a forced result (positive: the side to move wins; negative: it loses; 0: it has lost).
 /// Exactly one of ``cp`` and ``mate`` is set.
-#[pyclass(name = "Score", module = "jungle", frozen, eq, hash, from_py_object)]
+#[pyclass(name = "Score", module = "doushouqi", frozen, eq, hash, from_py_object)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PyScore {
     cp: Option<i32>,

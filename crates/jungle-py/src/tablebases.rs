@@ -1,4 +1,4 @@
-//! `jungle.Tablebases`: endgame tables, probed for win/draw/loss, distance and best moves, and generated.
+//! `doushouqi.Tablebases`: endgame tables, probed for win/draw/loss, distance and best moves, and generated.
 
 use std::path::PathBuf;
 
@@ -19,7 +19,7 @@ const MAX_MEMORY_MB: u64 = 65_536;
 /// for a draw, 0 for a game already over.
 #[pyclass(
     name = "TablebaseProbe",
-    module = "jungle",
+    module = "doushouqi",
     frozen,
     eq,
     hash,
@@ -60,7 +60,7 @@ impl PyProbe {
 /// The tables of one directory (``jungle tb generate`` or ``Tablebases.generate``), all made under one rule set:
 /// ``Tablebases(directory, rules=None)``. Tables are read on first use. ``TablebaseError`` when the directory
 /// cannot be used or its tables were made under other rules.
-#[pyclass(name = "Tablebases", module = "jungle", frozen)]
+#[pyclass(name = "Tablebases", module = "doushouqi", frozen)]
 #[derive(Debug)]
 pub struct PyTablebases(Tablebases);
 

@@ -1,4 +1,4 @@
-//! `jungle.uci.Engine`: any program speaking the protocol of `jungle uci`, driven over pipes (the engine
+//! `doushouqi.uci.Engine`: any program speaking the protocol of `jungle uci`, driven over pipes (the engine
 //! process of `jungle match`).
 
 use std::path::PathBuf;
@@ -25,7 +25,7 @@ use crate::score::PyScore;
 /// engine as its ``Rules`` option, and only games under those rules can be searched. ``timeout`` bounds every
 /// wait beyond a search's own time. ``RuntimeError`` when the program cannot start, dies or stalls. Use it as a
 /// context manager or call ``quit()``.
-#[pyclass(name = "Engine", module = "jungle.uci", frozen)]
+#[pyclass(name = "Engine", module = "doushouqi.uci", frozen)]
 #[derive(Debug)]
 pub struct PyUciEngine {
     process: Mutex<Option<EngineProcess>>,
@@ -35,7 +35,7 @@ pub struct PyUciEngine {
 
 /// A search's answer: the ``best_move`` (checked to be legal), the last ``score`` and ``depth`` the engine
 /// reported (``None`` if it reported none), and the seconds it took.
-#[pyclass(name = "UciResult", module = "jungle.uci", frozen, get_all)]
+#[pyclass(name = "UciResult", module = "doushouqi.uci", frozen, get_all)]
 #[derive(Clone, Debug)]
 pub struct PyUciResult {
     best_move: PyMove,

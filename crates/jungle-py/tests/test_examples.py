@@ -5,7 +5,7 @@ import pathlib
 
 import numpy as np
 
-import jungle
+import doushouqi as dsq
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
 
@@ -22,7 +22,7 @@ def test_random_vs_engine():
     assert len(records) == 2
     for record in records:
         assert record.result() in ("1-0", "0-1", "1/2-1/2")
-        again = jungle.pgn.read_game(str(record))
+        again = dsq.pgn.read_game(str(record))
         assert again.game.moves == record.game.moves
     # The engine beats a random player.
     assert all(record.result() == "0-1" for record in records)
@@ -39,14 +39,14 @@ def test_selfplay_data(tmp_path):
     saved = np.load(out)
     n = len(saved["value"])
     assert n == len(data["value"]) > 0
-    assert saved["observation"].shape == (n, *jungle.OBSERVATION_SHAPE)
-    assert saved["policy"].shape == (n, jungle.ACTION_COUNT)
+    assert saved["observation"].shape == (n, *dsq.OBSERVATION_SHAPE)
+    assert saved["policy"].shape == (n, dsq.ACTION_COUNT)
     assert np.allclose(saved["policy"].sum(axis=1), 1)
     assert set(np.unique(saved["value"])) <= {-1.0, 0.0, 1.0}
 
 
 def test_bench_runs():
-    bench = load("bench_vector")
+    bench = load("bench")
     assert bench.vector_rate(8, 0.05) > 0
     assert bench.one_game_rate(0.05) > 0
     assert bench.gym_rate(0.05) > 0

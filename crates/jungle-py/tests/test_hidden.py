@@ -1,14 +1,14 @@
 import numpy as np
 import pytest
 
-import jungle
+import doushouqi as dsq
 
-BLUE, RED = jungle.Side.BLUE, jungle.Side.RED
-names = jungle.PLANE_NAMES
+BLUE, RED = dsq.Side.BLUE, dsq.Side.RED
+names = dsq.PLANE_NAMES
 
 
 def test_a_view_holds_only_what_the_viewer_knows():
-    game = jungle.HiddenGame(blue="standard", red="standard")
+    game = dsq.HiddenGame(blue="standard", red="standard")
     red_view = game.observation(RED)
     assert red_view[:8].sum() == 0  # Blue's animals are unknown to Red
     assert red_view[24].sum() == 8  # ... only their places
@@ -30,8 +30,8 @@ def quiet_steps(game):
 
 
 def test_a_secret_setup_does_not_change_the_opponents_observation():
-    a = jungle.HiddenGame(blue="standard", red="standard")
-    b = jungle.HiddenGame(blue="WTCDEPLR", red="standard")
+    a = dsq.HiddenGame(blue="standard", red="standard")
+    b = dsq.HiddenGame(blue="WTCDEPLR", red="standard")
     assert (a.observation(RED) == b.observation(RED)).all()
     rng = np.random.default_rng(0)
     for _ in range(10):
@@ -44,15 +44,22 @@ def test_a_secret_setup_does_not_change_the_opponents_observation():
 
 
 def test_actions_and_errors():
-    game = jungle.HiddenGame(seed=1)
+    game = dsq.HiddenGame(seed=1)
     mask = game.action_mask()
     assert mask.sum() == len(game.legal_moves) > 0
     action = int(np.flatnonzero(mask)[0])
     text = game.play_action(action)
     assert game.history == [text] and game.turn == RED
-    with pytest.raises(jungle.IllegalMoveError):
+    with pytest.raises(dsq.IllegalMoveError):
         game.play_action(action)
     with pytest.raises(ValueError, match="listed twice"):
-        jungle.HiddenGame(blue="LLCDEWPR")
+        dsq.HiddenGame(blue="LLCDEWPR")
     with pytest.raises(ValueError):
-        jungle.HiddenGame(blue="LT")
+        dsq.HiddenGame(blue="LT")
+
+
+def test_a_bad_setup_names_the_valid_ones():
+    with pytest.raises(ValueError, match=r'blue setup "nobody": .*"random", "standard" or the animal letters'):
+        dsq.HiddenGame(blue="nobody")
+    with pytest.raises(ValueError, match=r'red setup "RR".*"RPWEDCLT" is the standard one'):
+        dsq.HiddenGame(red="RR")

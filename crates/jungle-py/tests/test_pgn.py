@@ -2,12 +2,12 @@ import io
 
 import pytest
 
-import jungle
-from jungle import pgn
+import doushouqi as dsq
+from doushouqi import pgn
 
 
 def test_write_then_read_keeps_headers_rules_and_moves():
-    game = jungle.Game("modern")
+    game = dsq.Game(rules="modern")
     for m in ["a3a4", "g7g6", "a4a5"]:
         game.play(m)
     record = pgn.PgnGame(game, [("White", "Ann"), ("Black", "Bo")])
@@ -17,15 +17,15 @@ def test_write_then_read_keeps_headers_rules_and_moves():
     back = pgn.read_game(text)
     assert back.headers["White"] == "Ann" and back.headers["Black"] == "Bo"
     assert back.game.moves == game.moves
-    assert back.game.rules == jungle.Rules("modern")
+    assert back.game.rules == dsq.Rules("modern")
     assert back.result() == "*"
 
 
 def test_reading_many_games_from_a_file():
-    one = jungle.Game()
+    one = dsq.Game()
     one.play("a3a4")
-    one.resign(jungle.Side.RED)
-    two = jungle.Game()
+    one.resign(dsq.Side.RED)
+    two = dsq.Game()
     buffer = io.StringIO()
     pgn.write_games([pgn.PgnGame(one), pgn.PgnGame(two)], buffer)
     buffer.seek(0)
@@ -36,7 +36,7 @@ def test_reading_many_games_from_a_file():
 
 
 def test_headers_can_be_changed_but_not_derived_ones():
-    record = pgn.PgnGame(jungle.Game())
+    record = pgn.PgnGame(dsq.Game())
     record.set_header("Event", "Club")
     assert record.remove_header("Event") == "Club"
     assert record.remove_header("Event") is None

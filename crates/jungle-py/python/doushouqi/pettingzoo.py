@@ -2,7 +2,7 @@
 
 Each agent observes ``{"observation": (26, 9, 7) uint8 planes, "action_mask": (252,) int8}`` (the mask is
 all zero when it is not the agent's turn). Rewards at the end: +1 for the winner, -1 for the loser, 0 for a
-draw. Needs ``pettingzoo`` (``pip install jungle[pettingzoo]``).
+draw. Needs ``pettingzoo`` (``pip install doushouqi[pettingzoo]``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ._jungle import ACTION_COUNT, OBSERVATION_SHAPE, Game, Rules, Side
+from ._core import ACTION_COUNT, OBSERVATION_SHAPE, Game, Rules
+from ._enums import Side
 
 AGENTS = {Side.BLUE: "blue", Side.RED: "red"}
 
@@ -51,12 +52,12 @@ class raw_env(AECEnv):
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in self.possible_agents}
-        self.game = Game(self.rules)
+        self.game = Game(rules=self.rules)
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
@@ -66,7 +67,7 @@ class raw_env(AECEnv):
         return {"observation": self.game.observation(), "action_mask": mask}
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
-        self.game = Game(self.rules, fen=(options or {}).get("fen"))
+        self.game = Game((options or {}).get("fen"), rules=self.rules)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}

@@ -1,10 +1,10 @@
 """Game records in PGN: read one or many games with their headers, write them back.
 
->>> import jungle
->>> game = jungle.Game()
+>>> import doushouqi as dsq
+>>> game = dsq.Game()
 >>> _ = game.play("a3a4")
->>> record = jungle.pgn.PgnGame(game, [("White", "Ann")])
->>> jungle.pgn.read_game(str(record)).headers["White"]
+>>> record = dsq.pgn.PgnGame(game, [("White", "Ann")])
+>>> dsq.pgn.read_game(str(record)).headers["White"]
 'Ann'
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import IO, List, Union
 
-from ._jungle import PgnError, PgnGame, read_pgn_games
+from ._core import PgnError, PgnGame, read_pgn_games
 
 __all__ = ["PgnError", "PgnGame", "read_game", "read_games", "write_games"]
 
