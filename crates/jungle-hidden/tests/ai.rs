@@ -157,6 +157,30 @@ fn a_node_budget_bounds_the_work_of_every_level_and_repeats_its_choice() {
 }
 
 #[test]
+fn levels_one_to_six_search_every_move_at_least_one_ply_however_small_the_budget() {
+    // A budget spent before the first depth is done must not leave the choice to the order of the legal moves.
+    let mut g = game("RTWLPECD", "RPWEDCLT");
+    play(&mut g, "f2e2 g7f7 e3d3 e7d7 e2e3 a9b9");
+    let view = g.view(Some(Side::Blue));
+    let legal = view.legal_moves();
+    for level in 1..=6 {
+        for nodes in [1, 2_000] {
+            let mut ai = HiddenAi::new(level, 3);
+            let chosen = ai.choose_within(&view, Budget::nodes(nodes)).unwrap();
+            let report = ai.report();
+            assert!(
+                report.depth >= 1 && report.nodes > 0,
+                "level {level}: {report:?}"
+            );
+            if nodes == 1 {
+                assert_eq!(report.scores.len(), legal.len(), "level {level}");
+            }
+            assert!(report.scores.iter().any(|&(m, _)| m == chosen));
+        }
+    }
+}
+
+#[test]
 fn a_world_is_searched_with_the_quiet_moves_that_led_to_it() {
     // Red shuffles back and forth: a world's search must see those positions to know a repetition is near.
     let mut g = game("TECDLWPR", "RPWEDCLT");

@@ -78,6 +78,25 @@ fn go_nodes_bounds_the_work_so_the_answer_is_reproducible() {
 }
 
 #[test]
+fn low_levels_search_every_move_one_ply_even_on_a_small_budget() {
+    // 2,000 nodes are spent before level 5's worlds have all been searched one ply deep: the answer must still
+    // come from the search (depth 1 at least), not be the first legal move (a1b1) unsearched.
+    let out = session(
+        "setoption name Seed value 1\nsetoption name Skill Level value 5\nhidden position blue setup RTWLPECD moves f2e2 g7f7 e3d3 e7d7 e2e3 a9b9\ngo nodes 2000\n",
+    );
+    let info = out.lines().find(|l| l.starts_with("info depth")).unwrap();
+    let number = |key: &str| -> u64 {
+        info.split_whitespace()
+            .skip_while(|&w| w != key)
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(number("depth") >= 1 && number("nodes") > 0, "{out}");
+}
+
+#[test]
 fn setups_are_drawn_afresh_each_run_unless_a_seed_is_given() {
     let setup_of = |input: &str| {
         let out = session(input);
@@ -127,6 +146,8 @@ fn lines_that_cannot_be_obeyed_get_an_error_and_change_nothing() {
         "hidden position blue setup TLCDEWPRR",
         "hidden position blue setup TLCDEWPR moves a3a4 a3a4",
         "hidden position blue setup TLCDEWPR moves a3a4 a7a6=C/L",
+        // A quiet step of a piece never revealed reveals nothing: naming it does not fit.
+        "hidden position blue setup TLCDEWPR moves a3a4 a7a6=E",
         "hidden position blue setup TLCDEWPR moves zz",
         "hidden frobnicate",
         "go movetime 10",

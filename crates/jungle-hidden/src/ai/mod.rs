@@ -338,7 +338,8 @@ impl HiddenAi {
         self.set_contempt(false);
         let mut allowance = search::Allowance::new(budget, start);
         // Each depth scores the candidates in every world; the next, deeper one only the better half of them
-        // (at least `MIN_CANDIDATES`), so the time goes to depth where the choice is made.
+        // (at least `MIN_CANDIDATES`), so the time goes to depth where the choice is made. The first depth is
+        // always finished, however small the budget: a move is never played unsearched.
         let mut candidates: Vec<Move> = root.to_vec();
         let mut scores: Vec<(Move, i32)> = Vec::new();
         'deepen: for depth in 1..=plan.max_depth {
@@ -351,6 +352,7 @@ impl HiddenAi {
                     &candidates,
                     depth,
                     &mut allowance,
+                    depth == 1,
                 ) else {
                     break 'deepen;
                 };
