@@ -13,6 +13,8 @@
 //! nearness to the enemy den, percent of the open game's), `--weights NAME=PCT,…` (the AI's evaluation weights
 //! of `jungle_search::Weights` so named scaled, after the level's own scaling: `mobility=50,tempo=0`) and
 //! `--start-setup 0|1` (the AI sets up as the ordinary start position, else as `HiddenAi::choose_setup` does),
+//! `--prior PCT` (how much the AI's belief trusts the setup table as the opponent's prior, percent of its scores:
+//! 0 a uniform prior),
 //! `--uniform-setup 0|1` (the AI's setup uniformly at random, as before the setup table: the games the table
 //! is fitted to), `--setup-temperature T` (the AI's setup drawn from the fitted table at temperature T instead of
 //! the shipped one: lower favours the table's best setups more and is less random), `--setup-table FILE` (the AI's
@@ -63,6 +65,8 @@ struct Options {
     weights: Vec<(String, i32)>,
     den_distance_percent: Option<i32>,
     start_setup: Option<bool>,
+    /// How much the AI's belief trusts the setup table as the opponent's prior, percent.
+    prior_percent: Option<i32>,
     /// The AI's setup drawn uniformly at random instead of by its own choice.
     uniform_setup: bool,
     /// The table the AI's setup is drawn from: the fitted one, perhaps at another temperature.
@@ -88,6 +92,7 @@ fn parse_args() -> Result<Options, String> {
         weights: Vec::new(),
         den_distance_percent: None,
         start_setup: None,
+        prior_percent: None,
         uniform_setup: false,
         setup_table: SetupTable::FITTED,
         pgn: None,
@@ -136,6 +141,7 @@ fn parse_args() -> Result<Options, String> {
             }
             "--den-distance" => options.den_distance_percent = Some(number()? as i32),
             "--start-setup" => options.start_setup = Some(number()? != 0),
+            "--prior" => options.prior_percent = Some(number()? as i32),
             "--uniform-setup" => options.uniform_setup = number()? != 0,
             "--setup-temperature" => {
                 options.setup_table.temperature = value
@@ -214,6 +220,7 @@ fn main() {
                 .den_distance_percent
                 .unwrap_or(level_plan.den_distance_percent),
             start_setup: options.start_setup.unwrap_or(level_plan.start_setup),
+            prior_percent: options.prior_percent.unwrap_or(level_plan.prior_percent),
             ..level_plan
         };
         ai = ai.with_plan(plan);

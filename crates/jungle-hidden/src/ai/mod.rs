@@ -1,7 +1,8 @@
 //! The Hidden Jungle AI. It receives a [`View`] and nothing else, so it cannot read what it was not shown.
 //!
-//! It reads a [`Belief`] about the unknown enemy pieces from the view (the animals still unknown, the terrain
-//! they stood on, how they behaved next to revealed pieces), draws worlds — complete positions — from it, and
+//! It reads a [`Belief`] about the unknown enemy pieces from the view — a posterior over the other side's setup:
+//! the setup table's prior, conditioned on every reveal, the terrain the pieces stood on and how they behaved next
+//! to revealed pieces —, draws worlds — complete positions — from it exactly, and
 //! scores every legal move by its average over the worlds, each searched by the open-game engine
 //! (determinized alpha-beta, [`search`]). Levels 1–8 set how many worlds, how deep, and how often it picks a
 //! near-best move instead of the best, as in the open game.
@@ -10,6 +11,7 @@
 //! searched with all the time by the engine.
 
 mod belief;
+mod posterior;
 pub mod search;
 pub mod setup;
 mod world;
@@ -66,6 +68,10 @@ const TOP_JUMPER_PERCENT: i32 = 50;
 /// the open game's (measured together with `TOP_JUMPER_PERCENT`).
 const TOP_JUMPER_ON_BANK_PERCENT: i32 = 0;
 
+/// How much every level's belief trusts the setup table as the other side's prior, in percent of its scores
+/// (`LevelPlan::prior_percent`).
+const PRIOR_PERCENT: i32 = 100;
+
 /// The deepest whole-world search (level 8's, and the baseline's), when no budget stops it sooner.
 const MAX_DEPTH: u32 = 64;
 
@@ -95,6 +101,9 @@ pub struct LevelPlan {
     pub jumper_on_bank_percent: i32,
     /// Whether the AI sets its animals up as the ordinary start position does, instead of at random.
     pub start_setup: bool,
+    /// How much the belief trusts that the other side sets up as the setup table draws, in percent of the
+    /// table's scores (100: as the table draws, 0: every setup as likely; `Belief::posterior`).
+    pub prior_percent: i32,
     /// Whether the worlds' searches evaluate with the engine's learned net (`EngineOptions::use_nnue`) instead
     /// of the hand-written evaluation: never by default, as the open game (an experiment of
     /// `hidden_match --nnue 1`, which gives the baseline the net too; docs/hidden.md).
@@ -132,6 +141,7 @@ impl LevelPlan {
             // Never by default: a setup known in advance hands the opponent every hidden identity, and the
             // ordinary setup's gain against the baseline was inside the noise (docs/hidden.md).
             start_setup: false,
+            prior_percent: PRIOR_PERCENT,
             nnue: false,
         }
     }
@@ -300,7 +310,7 @@ impl HiddenAi {
             self.seed ^ (view.history().len() as u64).wrapping_mul(0x9E37_79B9),
         );
         let plan = self.plan;
-        let belief = Belief::of(view, !us, true);
+        let belief = Belief::posterior(view, !us, &setup::SetupTable::FITTED, plan.prior_percent);
         let worlds_wanted = if belief.pieces().is_empty() {
             1
         } else {
