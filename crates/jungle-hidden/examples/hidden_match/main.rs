@@ -3,7 +3,9 @@
 //! ```sh
 //! cargo run --release -p jungle-hidden --example hidden_match -- --opponent one-world --games 200 --ms 50
 //! ```
-//! Options: `--opponent random|one-world|truth` (default one-world), `--games N` (200), `--ms T` and/or
+//! Options: `--opponent random|one-world|truth|current` (default one-world; `current` is another program
+//! speaking `jungle uci --hidden`, the `jungle` binary given by `--engine PATH`: docs/hidden.md says how to build
+//! the AI of the issue's commit as one), `--games N` (200), `--ms T` and/or
 //! `--nodes N` per move for both sides (50 ms when neither is given; nodes make the work the same whatever else
 //! the machine runs), `--level L` of the AI (8), `--rules OPTS` (standard), `--seed S` (1), `--worlds W` and
 //! `--vote 0|1` (worlds per move and whether they vote; the level's by default), `--contempt CP` (what a draw
@@ -23,8 +25,11 @@
 //! `--setup-temperature` given after it overrides the file's);
 //! `--pgn FILE` writes every game's record there (both setups, a tag `AI` with the AI's side, and tags `AISetup`
 //! and `OpponentSetup` with the setups also for games cut at 300 plies, whose records otherwise hold none). Colours
-//! alternate; the opponent's setup is random; a game still going after 300 plies counts as a draw. The summary
-//! counts the draws by how they ended and each side's pieces taken by an attacker that side did not know.
+//! alternate; the opponent's setup is random (`current` chooses its own); a game still going after 300 plies
+//! counts as a draw. The summary counts the draws by how they ended and each side's pieces taken by an attacker
+//! that side did not know.
+
+mod engine;
 
 use std::time::Duration;
 
@@ -36,6 +41,8 @@ use jungle_rules::{Move, Rules, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use crate::engine::ExternalEngine;
+
 const MAX_PLIES: usize = 300;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -43,10 +50,14 @@ enum Opponent {
     Random,
     OneWorld,
     Truth,
+    /// Another program speaking `jungle uci --hidden` (the `--engine`).
+    Current,
 }
 
 struct Options {
     opponent: Opponent,
+    /// The `jungle` binary of `--opponent current`.
+    engine: Option<String>,
     games: usize,
     budget: Budget,
     level: u8,
@@ -78,6 +89,7 @@ struct Options {
 fn parse_args() -> Result<Options, String> {
     let mut options = Options {
         opponent: Opponent::OneWorld,
+        engine: None,
         games: 200,
         budget: Budget::default(),
         level: 8,
@@ -113,13 +125,15 @@ fn parse_args() -> Result<Options, String> {
                     "random" => Opponent::Random,
                     "one-world" => Opponent::OneWorld,
                     "truth" => Opponent::Truth,
+                    "current" => Opponent::Current,
                     _ => {
                         return Err(format!(
-                            "--opponent: \"{value}\" is not random, one-world or truth"
+                            "--opponent: \"{value}\" is not random, one-world, truth or current"
                         ));
                     }
                 }
             }
+            "--engine" => options.engine = Some(value.clone()),
             "--games" => options.games = number()? as usize,
             "--ms" => options.budget.time = Some(Duration::from_millis(number()?)),
             "--nodes" => options.budget.nodes = Some(number()?.max(1)),
@@ -173,17 +187,24 @@ fn parse_args() -> Result<Options, String> {
     if options.budget == Budget::default() {
         options.budget = Budget::time(Duration::from_millis(50));
     }
+    if (options.opponent == Opponent::Current) != options.engine.is_some() {
+        return Err("--engine PATH goes with --opponent current, and only with it".to_string());
+    }
     Ok(options)
 }
 
+/// Stops the program with `message` and exit code `code`.
+fn fail(message: &str, code: i32) -> ! {
+    eprintln!("hidden_match: {message}");
+    std::process::exit(code);
+}
+
 fn main() {
-    let options = match parse_args() {
-        Ok(options) => options,
-        Err(message) => {
-            eprintln!("hidden_match: {message}");
-            std::process::exit(2);
-        }
-    };
+    let options = parse_args().unwrap_or_else(|message| fail(&message, 2));
+    let mut external = options
+        .engine
+        .as_deref()
+        .map(|program| ExternalEngine::start(program).unwrap_or_else(|e| fail(&e, 1)));
     if !options.uniform_setup
         && let Some(bits) = options.setup_table.entropy_bits(&options.rules, Side::Blue)
     {
@@ -242,8 +263,7 @@ fn main() {
                     "weakened_on_trap" => scale(&mut weights.weakened_on_trap),
                     "tempo" => scale(&mut weights.tempo),
                     _ => {
-                        eprintln!("hidden_match: --weights: no weight \"{name}\"");
-                        std::process::exit(2);
+                        fail(&format!("--weights: no weight \"{name}\""), 2);
                     }
                 }
             }
@@ -260,7 +280,13 @@ fn main() {
         } else {
             ai.choose_setup_from(&options.setup_table, &options.rules, ai_side)
         };
-        let other_setup = Arrangement::random(&options.rules, !ai_side, &mut rng);
+        let other_setup = match &mut external {
+            Some(engine) => engine
+                .new_game(rng.random())
+                .and_then(|()| engine.setup(&options.rules, !ai_side))
+                .unwrap_or_else(|e| fail(&e, 1)),
+            None => Arrangement::random(&options.rules, !ai_side, &mut rng),
+        };
         let setup_tags = [
             ("AISetup".to_string(), ai_setup.to_string()),
             ("OpponentSetup".to_string(), other_setup.to_string()),
@@ -291,6 +317,15 @@ fn main() {
                     Opponent::OneWorld => one_world.choose_within(&view, options.budget),
                     Opponent::Truth => {
                         truth.choose_within(&game.view_with_everything_shown(side), options.budget)
+                    }
+                    Opponent::Current => {
+                        let engine = external.as_mut().expect("--engine checked");
+                        let setup = game.arrangement(side);
+                        Some(
+                            engine
+                                .choose(&view, setup, options.budget)
+                                .unwrap_or_else(|e| fail(&e, 1)),
+                        )
                     }
                 }
             };
@@ -377,5 +412,18 @@ fn main() {
         "taken by an attacker its side did not know: the AI's {}; the opponent's {}",
         by_animal(&taken_unseen[0]),
         by_animal(&taken_unseen[1]),
+    );
+    let big = |counts: &[u32; 8]| {
+        use jungle_rules::Animal::{Elephant, Lion, Tiger};
+        [Tiger, Lion, Elephant]
+            .iter()
+            .map(|a| counts[a.index()])
+            .sum::<u32>() as f64
+            / games
+    };
+    println!(
+        "Tiger, Lion or Elephant taken by an attacker its side did not know, a game: the AI's {:.2}, the opponent's {:.2}",
+        big(&taken_unseen[0]),
+        big(&taken_unseen[1]),
     );
 }
