@@ -16,7 +16,8 @@
 //! of `jungle_search::Weights` so named scaled, after the level's own scaling: `mobility=50,tempo=0`) and
 //! `--start-setup 0|1` (the AI sets up as the ordinary start position, else as `HiddenAi::choose_setup` does),
 //! `--prior PCT` (how much the AI's belief trusts the setup table as the opponent's prior, percent of its scores:
-//! 0 a uniform prior),
+//! 0 a uniform prior), `--screen PCT` (the top levels search a second world when their move risks a Tiger, Lion
+//! or Elephant with at least PCT % chance of losing it to an unknown piece; 0: never),
 //! `--uniform-setup 0|1` (the AI's setup uniformly at random, as before the setup table: the games the table
 //! is fitted to), `--setup-temperature T` (the AI's setup drawn from the fitted table at temperature T instead of
 //! the shipped one: lower favours the table's best setups more and is less random), `--setup-table FILE` (the AI's
@@ -78,6 +79,7 @@ struct Options {
     start_setup: Option<bool>,
     /// How much the AI's belief trusts the setup table as the opponent's prior, percent.
     prior_percent: Option<i32>,
+    screen_percent: Option<i32>,
     /// The AI's setup drawn uniformly at random instead of by its own choice.
     uniform_setup: bool,
     /// The table the AI's setup is drawn from: the fitted one, perhaps at another temperature.
@@ -105,6 +107,7 @@ fn parse_args() -> Result<Options, String> {
         den_distance_percent: None,
         start_setup: None,
         prior_percent: None,
+        screen_percent: None,
         uniform_setup: false,
         setup_table: SetupTable::FITTED,
         pgn: None,
@@ -156,6 +159,7 @@ fn parse_args() -> Result<Options, String> {
             "--den-distance" => options.den_distance_percent = Some(number()? as i32),
             "--start-setup" => options.start_setup = Some(number()? != 0),
             "--prior" => options.prior_percent = Some(number()? as i32),
+            "--screen" => options.screen_percent = Some(number()? as i32),
             "--uniform-setup" => options.uniform_setup = number()? != 0,
             "--setup-temperature" => {
                 options.setup_table.temperature = value
@@ -218,6 +222,8 @@ fn main() {
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let (mut world_searches, mut searching) = (0usize, Duration::ZERO);
     let (mut depths, mut choices) = (0u64, 0u64);
+    // The AI's moves its screen searched a second world for, and its engine nodes.
+    let (mut screened, mut ai_nodes) = (0u64, 0u64);
     // Wall time spent choosing, by the AI and by its opponent, with their move counts.
     let mut thinking = [(Duration::ZERO, 0u32); 2];
     // Attacks on a piece whose animal the attacker did not know, by the AI and by its opponent: (won, lost).
@@ -242,6 +248,7 @@ fn main() {
                 .unwrap_or(level_plan.den_distance_percent),
             start_setup: options.start_setup.unwrap_or(level_plan.start_setup),
             prior_percent: options.prior_percent.unwrap_or(level_plan.prior_percent),
+            screen_percent: options.screen_percent.unwrap_or(level_plan.screen_percent),
             ..level_plan
         };
         ai = ai.with_plan(plan);
@@ -304,6 +311,8 @@ fn main() {
                 let m = ai.choose_within(&view, options.budget);
                 world_searches += ai.report().world_searches;
                 depths += u64::from(ai.report().depth);
+                screened += u64::from(ai.report().screened);
+                ai_nodes += ai.report().nodes;
                 choices += 1;
                 searching += ai.report().elapsed;
                 m
@@ -394,6 +403,10 @@ fn main() {
         depths as f64 / choices.max(1) as f64,
         mean_ms(thinking[0]),
         mean_ms(thinking[1]),
+    );
+    println!(
+        "the AI's moves: {choices}, {:.0} engine nodes a move, {screened} screened by a second world",
+        ai_nodes as f64 / choices.max(1) as f64
     );
     println!(
         "attacks on unknown pieces (won/lost): AI {}/{}, opponent {}/{}",

@@ -140,6 +140,41 @@ impl Belief {
         )
     }
 
+    /// The probability that at least one of the pieces on the squares named is one of the animals named with its
+    /// square (the pieces' animals excluding each other); 0 when the evidence allows no assignment.
+    pub fn chance_any(&self, which: &[(Square, Vec<Animal>)]) -> f64 {
+        let weights: Vec<[f64; 8]> = self.pieces.iter().map(|&(_, w)| w).collect();
+        let total = posterior::total(&weights, &self.candidates);
+        if total <= 0.0 {
+            return 0.0;
+        }
+        let mut none = weights;
+        for ((sq, _), w) in self.pieces.iter().zip(&mut none) {
+            for (_, animals) in which.iter().filter(|(s, _)| s == sq) {
+                for animal in animals {
+                    w[animal.index()] = 0.0;
+                }
+            }
+        }
+        1.0 - posterior::total(&none, &self.candidates) / total
+    }
+
+    /// The belief given that the piece on `square` is one of `animals`.
+    #[must_use]
+    pub fn given(&self, square: Square, animals: &[Animal]) -> Belief {
+        let mut belief = self.clone();
+        for (sq, weights) in &mut belief.pieces {
+            if *sq == square {
+                for animal in Animal::ALL {
+                    if !animals.contains(&animal) {
+                        weights[animal.index()] = 0.0;
+                    }
+                }
+            }
+        }
+        belief
+    }
+
     /// One assignment of distinct candidate animals to the unknown pieces, drawn piece by piece (in random order)
     /// in proportion to the weights; a piece whose remaining weights are all zero (the facts were read
     /// approximately) takes a remaining animal uniformly.

@@ -12,6 +12,7 @@
 
 mod belief;
 mod posterior;
+mod screen;
 pub mod search;
 pub mod setup;
 mod world;
@@ -72,6 +73,10 @@ const TOP_JUMPER_ON_BANK_PERCENT: i32 = 0;
 /// (`LevelPlan::prior_percent`).
 const PRIOR_PERCENT: i32 = 100;
 
+/// The budget of the screen's second search, in percent of the move's ([`screen`]); the nodes it spends are
+/// taken from the next moves' budgets (at most half of each), so the AI's work stays the same.
+const SCREEN_SHARE_PERCENT: u64 = 50;
+
 /// The deepest whole-world search (level 8's, and the baseline's), when no budget stops it sooner.
 const MAX_DEPTH: u32 = 64;
 
@@ -101,6 +106,9 @@ pub struct LevelPlan {
     pub jumper_on_bank_percent: i32,
     /// Whether the AI sets its animals up as the ordinary start position does, instead of at random.
     pub start_setup: bool,
+    /// The chance of losing a Tiger, Lion or Elephant to an unknown piece, in percent, from which the top levels
+    /// search a second world where the loss is real ([`screen`]); 0: never.
+    pub screen_percent: i32,
     /// How much the belief trusts that the other side sets up as the setup table draws, in percent of the
     /// table's scores (100: as the table draws, 0: every setup as likely; `Belief::posterior`).
     pub prior_percent: i32,
@@ -142,6 +150,7 @@ impl LevelPlan {
             // ordinary setup's gain against the baseline was inside the noise (docs/hidden.md).
             start_setup: false,
             prior_percent: PRIOR_PERCENT,
+            screen_percent: 0,
             nnue: false,
         }
     }
@@ -173,6 +182,8 @@ pub struct Report {
     pub elapsed: Duration,
     /// The root moves with their average values, best first.
     pub scores: Vec<(Move, i32)>,
+    /// Whether the screen searched a second world ([`screen`]).
+    pub screened: bool,
 }
 
 /// The AI: an engine for the worlds' searches and a seeded random source (so a choice is reproducible from the
@@ -186,6 +197,8 @@ pub struct HiddenAi {
     report: Report,
     /// The first world of the last choice, kept for the next one (`LevelPlan::keep_world`).
     kept: Option<KeptWorld>,
+    /// Engine nodes the screen spent beyond its moves' budgets, still to be taken from the next ones.
+    owed: u64,
 }
 
 /// The animals the AI gave the unknown pieces in its last choice, and which game position that was.
@@ -212,6 +225,7 @@ impl HiddenAi {
             seed,
             report: Report::default(),
             kept: None,
+            owed: 0,
         }
         .with_plan(LevelPlan::of(level))
     }
@@ -303,6 +317,12 @@ impl HiddenAi {
     /// the level's depth bounds it); `None` when the view has no legal move.
     pub fn choose_within(&mut self, view: &View, budget: Budget) -> Option<Move> {
         let start = Instant::now();
+        let mut budget = budget;
+        if let Some(nodes) = budget.nodes {
+            let paid = self.owed.min(nodes / 2);
+            self.owed -= paid;
+            budget.nodes = Some(nodes - paid);
+        }
         let root = view.legal_moves();
         let root = root.as_slice();
         let us = view.viewer()?;
@@ -342,7 +362,11 @@ impl HiddenAi {
         let rules = view.rules();
         if plan.vote {
             self.set_contempt(true);
-            return self.vote(view, root, &worlds, budget, start);
+            let chosen = self.vote(view, root, &worlds, budget, start)?;
+            if plan.screen_percent > 0 && worlds.len() == 1 {
+                return Some(self.screen(view, &belief, &worlds[0], chosen, budget, &mut rng));
+            }
+            return Some(chosen);
         }
         // The worlds' searches start after the AI's move: their root side is the opponent.
         self.set_contempt(false);
@@ -461,6 +485,59 @@ impl HiddenAi {
 }
 
 impl HiddenAi {
+    /// `chosen`, the kept world's move, checked against the belief ([`screen`]): when it gambles a Tiger, Lion or
+    /// Elephant on unknown pieces' animals with at least the plan's chance of losing it, the move of a second
+    /// search, in a world drawn from the belief given that the likeliest danger is real.
+    fn screen(
+        &mut self,
+        view: &View,
+        belief: &Belief,
+        world: &jungle_rules::Position,
+        chosen: Move,
+        budget: Budget,
+        rng: &mut StdRng,
+    ) -> Move {
+        let Some(gamble) = screen::gamble(view, belief, world, chosen) else {
+            return chosen;
+        };
+        if gamble.chance * 100.0 < f64::from(self.plan.screen_percent) {
+            return chosen;
+        }
+        let origin = view.piece_at(gamble.square).map(|seen| seen.origin);
+        let kept: Assignment = self.kept.as_ref().map_or_else(Vec::new, |k| {
+            k.assignment
+                .iter()
+                .filter(|&&(o, a)| Some(o) != origin && !gamble.takers.contains(&a))
+                .copied()
+                .collect()
+        });
+        let given = belief.given(gamble.square, &gamble.takers);
+        let Some((danger, _)) = world::sample_keeping(view, &given, &kept, rng) else {
+            return chosen;
+        };
+        let game = if self.plan.history {
+            world::QuietStretch::of(view).game(view, &danger)
+        } else {
+            jungle_rules::Game::from_position(view.rules().clone(), danger)
+        };
+        self.engine.set_game(&game);
+        let share = Budget {
+            time: budget.time.map(|t| t * SCREEN_SHARE_PERCENT as u32 / 100),
+            nodes: budget
+                .nodes
+                .map(|n| (n * SCREEN_SHARE_PERCENT / 100).max(1)),
+        };
+        let mut allowance = search::Allowance::new(share, Instant::now());
+        let second = self.search_world(&mut allowance, 1);
+        self.owed += allowance.spent();
+        self.report.screened = true;
+        self.report.nodes += allowance.spent();
+        second
+            .map(|(m, _)| m)
+            .filter(|&m| view.legal_moves().contains(m))
+            .unwrap_or(chosen)
+    }
+
     /// Searches the engine's game (set already) with the next of `shares` equal shares of what is left: the
     /// best move with its value.
     fn search_world(

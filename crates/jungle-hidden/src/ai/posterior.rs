@@ -87,6 +87,11 @@ pub fn draw(weights: &[[f64; 8]], animals: &[Animal], rng: &mut impl Rng) -> Opt
     Some(ways[pick].0[..weights.len()].to_vec())
 }
 
+/// The sum of the weights of every way (the normaliser of the distribution [`draw`] draws from).
+pub fn total(weights: &[[f64; 8]], animals: &[Animal]) -> f64 {
+    ways(weights, animals).iter().map(|(_, w)| w).sum()
+}
+
 /// The probability that each piece is each animal (indexed by `Animal::index`) under the same distribution;
 /// `None` when every way weighs zero.
 pub fn marginals(weights: &[[f64; 8]], animals: &[Animal]) -> Option<Vec<[f64; 8]>> {
