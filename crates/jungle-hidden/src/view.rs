@@ -49,13 +49,13 @@ pub enum ViewError {
     NotToMove { mv: Move, expected: Side },
     #[error("{mv}: no piece of the side to move on {}", mv.from)]
     NoPiece { mv: Move },
-    #[error("{mv}: the moving piece is known to be a {known}, the move says {said}")]
+    #[error("{mv}: the moving piece is known to be the {known}, the move says the {said}")]
     WrongMover {
         mv: Move,
         known: Animal,
         said: Animal,
     },
-    #[error("{mv}: the defender is known to be a {known}, the move says {said}")]
+    #[error("{mv}: the defender is known to be the {known}, the move says the {said}")]
     WrongDefender {
         mv: Move,
         known: Animal,
@@ -73,6 +73,14 @@ pub enum ViewError {
         "{mv}: an attack, a jump or a move into water reveals the mover; its animal is missing"
     )]
     MissingReveal { mv: Move },
+    #[error(
+        "{mv}: the moving piece was revealed before, so the move names it; its animal is missing"
+    )]
+    MissingKnownMover { mv: Move },
+    #[error(
+        "{mv}: names the mover's animal, but nothing reveals it (it was not revealed before, and the move neither attacks, jumps nor enters water)"
+    )]
+    NoReveal { mv: Move },
     #[error("the setups do not match the pieces' animals revealed during the game")]
     WrongSetups,
 }
@@ -151,9 +159,14 @@ impl View {
             }
             (known, said) => said.or(known),
         };
+        // The mover is named exactly when both players know it: revealed before, or by this move.
         let attack = public.effect != Effect::Quiet;
-        if (attack || moves::reveals_mover(&self.rules, mv)) && public.mover.is_none() {
-            return Err(ViewError::MissingReveal { mv });
+        let reveals = attack || moves::reveals_mover(&self.rules, mv);
+        match (public.mover, reveals, mover.revealed) {
+            (None, true, _) => return Err(ViewError::MissingReveal { mv }),
+            (None, false, true) => return Err(ViewError::MissingKnownMover { mv }),
+            (Some(_), false, false) => return Err(ViewError::NoReveal { mv }),
+            _ => {}
         }
         let own = self.squares_of(public.side);
         let legal = match animal {

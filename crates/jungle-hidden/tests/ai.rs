@@ -1,5 +1,6 @@
 //! The AI plays from its view only, reads behaviour into its belief, and beats random play.
 
+use jungle_hidden::ai::setup::SetupTable;
 use jungle_hidden::ai::{
     Assignment, Belief, Budget, HiddenAi, OneWorld, QuietStretch, sample_world_keeping,
 };
@@ -157,6 +158,30 @@ fn a_node_budget_bounds_the_work_of_every_level_and_repeats_its_choice() {
 }
 
 #[test]
+fn levels_one_to_six_search_every_move_at_least_one_ply_however_small_the_budget() {
+    // A budget spent before the first depth is done must not leave the choice to the order of the legal moves.
+    let mut g = game("RTWLPECD", "RPWEDCLT");
+    play(&mut g, "f2e2 g7f7 e3d3 e7d7 e2e3 a9b9");
+    let view = g.view(Some(Side::Blue));
+    let legal = view.legal_moves();
+    for level in 1..=6 {
+        for nodes in [1, 2_000] {
+            let mut ai = HiddenAi::new(level, 3);
+            let chosen = ai.choose_within(&view, Budget::nodes(nodes)).unwrap();
+            let report = ai.report();
+            assert!(
+                report.depth >= 1 && report.nodes > 0,
+                "level {level}: {report:?}"
+            );
+            if nodes == 1 {
+                assert_eq!(report.scores.len(), legal.len(), "level {level}");
+            }
+            assert!(report.scores.iter().any(|&(m, _)| m == chosen));
+        }
+    }
+}
+
+#[test]
 fn a_world_is_searched_with_the_quiet_moves_that_led_to_it() {
     // Red shuffles back and forth: a world's search must see those positions to know a repetition is near.
     let mut g = game("TECDLWPR", "RPWEDCLT");
@@ -193,6 +218,120 @@ fn a_piece_that_stops_next_to_a_revealed_lion_is_probably_stronger_than_a_cat() 
     // A piece that has not moved next to the Lion keeps even odds.
     let far = belief.probabilities(Square::A7).unwrap();
     assert_eq!(far[Animal::Elephant.index()], far[Animal::Cat.index()]);
+}
+
+/// The probability of `animal` standing on `square` in `side`'s setups drawn from `table`, given that the
+/// setup puts each animal of `known` on its square (by brute force over all 8! setups).
+fn table_conditional(
+    table: &SetupTable,
+    side: Side,
+    known: &[(Square, Animal)],
+    square: Square,
+    animal: Animal,
+) -> f64 {
+    let rules = Rules::default();
+    let squares = Arrangement::start_squares(&rules, side);
+    let at = |sq: Square| squares.iter().position(|&s| s == sq).unwrap();
+    let setups = table.distribution(&rules, side).unwrap();
+    let agrees = |animals: &[Animal; 8]| known.iter().all(|&(sq, a)| animals[at(sq)] == a);
+    let given: f64 = setups
+        .iter()
+        .filter(|(a, _)| agrees(a))
+        .map(|&(_, p)| p)
+        .sum();
+    let both: f64 = setups
+        .iter()
+        .filter(|(a, _)| agrees(a) && a[at(square)] == animal)
+        .map(|&(_, p)| p)
+        .sum();
+    both / given
+}
+
+#[test]
+fn the_belief_starts_from_the_setup_tables_prior_and_conditions_it_on_every_reveal() {
+    let table = SetupTable::FITTED;
+    let mut g = game("TECDLWPR", "RPWEDCLT");
+    play(&mut g, "g3g4");
+    // Before any reveal, the posterior is the table's draw: Red's Elephant stands on c7 or e7 in about 89 % of
+    // its setups.
+    let view = g.view(Some(Side::Blue));
+    let marginals = Belief::posterior(&view, Side::Red, &table, 100)
+        .marginals()
+        .unwrap();
+    assert_eq!(marginals.len(), 8);
+    for &(sq, m) in &marginals {
+        for animal in Animal::ALL {
+            let expected = table_conditional(&table, Side::Red, &[], sq, animal);
+            assert!(
+                (m[animal.index()] - expected).abs() < 1e-9,
+                "{sq} {animal}: {m:?}"
+            );
+        }
+    }
+    let c7 = marginals
+        .iter()
+        .find(|(sq, _)| *sq == Square::C7)
+        .unwrap()
+        .1;
+    let e7 = marginals
+        .iter()
+        .find(|(sq, _)| *sq == Square::E7)
+        .unwrap()
+        .1;
+    let inner = c7[Animal::Elephant.index()] + e7[Animal::Elephant.index()];
+    assert!((inner - 0.89).abs() < 0.01, "{inner}");
+    // The piece from a7 swims (b6 is water): it is the Rat; the others' posterior is the table's given that.
+    play(&mut g, "a7a6 g4g5 a6b6");
+    let view = g.view(Some(Side::Blue));
+    let belief = Belief::posterior(&view, Side::Red, &table, 100);
+    let marginals = belief.marginals().unwrap();
+    assert_eq!(marginals.len(), 7);
+    for &(sq, m) in &marginals {
+        assert_eq!(m[Animal::Rat.index()], 0.0);
+        let origin = view.piece_at(sq).unwrap().origin;
+        for animal in Animal::ALL {
+            let expected = table_conditional(
+                &table,
+                Side::Red,
+                &[(Square::A7, Animal::Rat)],
+                origin,
+                animal,
+            );
+            assert!(
+                (m[animal.index()] - expected).abs() < 1e-9,
+                "{sq} {animal}: {m:?}"
+            );
+        }
+    }
+    // A uniform prior (strength 0) gives every remaining animal the same chance.
+    let uniform = Belief::posterior(&view, Side::Red, &table, 0)
+        .marginals()
+        .unwrap();
+    for (_, m) in uniform {
+        assert!(
+            (m[Animal::Elephant.index()] - 1.0 / 7.0).abs() < 1e-9,
+            "{m:?}"
+        );
+    }
+    // Worlds drawn from it follow it: the Elephant on c7 or e7 in about 89 % of them (the kept-nothing draw).
+    let mut rng = StdRng::seed_from_u64(4);
+    let draws = 2000;
+    let view = {
+        let mut start = game("TECDLWPR", "RPWEDCLT");
+        play(&mut start, "g3g4");
+        start.view(Some(Side::Blue))
+    };
+    let belief = Belief::posterior(&view, Side::Red, &table, 100);
+    let inner_drawn = (0..draws)
+        .filter(|_| {
+            let world = jungle_hidden::ai::sample_world(&view, &belief, &mut rng).unwrap();
+            [Square::C7, Square::E7]
+                .iter()
+                .any(|&sq| world.piece_at(sq).unwrap().animal == Animal::Elephant)
+        })
+        .count();
+    let share = inner_drawn as f64 / f64::from(draws);
+    assert!((share - inner).abs() < 0.03, "{share} against {inner}");
 }
 
 #[test]

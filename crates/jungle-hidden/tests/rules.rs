@@ -2,7 +2,9 @@
 //! views and records.
 
 use jungle_hidden::record::Record;
-use jungle_hidden::{Arrangement, Effect, HiddenGame, HiddenMoveError, PublicMove};
+use jungle_hidden::{
+    Arrangement, Effect, HiddenGame, HiddenMoveError, PublicMove, PublicMoveText, View,
+};
 use jungle_rules::{Animal, Move, Rules, Side, Square};
 
 /// A game under standard rules from setups given as letters (Blue: a1 g1 b2 f2 a3 c3 e3 g3; Red: a7 c7 e7 g7
@@ -239,6 +241,52 @@ fn records_that_contradict_themselves_are_refused() {
         let refused = Record::parse(&bad).and_then(|r| r.game().map(|_| ()));
         assert!(refused.is_err(), "{to}");
     }
+}
+
+#[test]
+fn a_public_move_must_name_its_mover_exactly_when_both_players_know_it() {
+    // Blue's view of a game fed move by move, as the engine protocol feeds it (View::apply): Blue's Lion on
+    // a3, Red's Tiger on a9.
+    let rules = Rules::default();
+    let blue = Arrangement::parse(&rules, Side::Blue, "TECDLWPR").unwrap();
+    let start = View::start(&rules, Some(Side::Blue), Some(&blue)).unwrap();
+    let text = |moves: &str, last: &str| {
+        let mut view = start.clone();
+        let mut side = Side::Blue;
+        let all = format!("{moves} {last}");
+        let mut result = Ok(());
+        for token in all.split_whitespace() {
+            let public = token.parse::<PublicMoveText>().unwrap().by(side);
+            result = view.apply(&public).map_err(|e| e.to_string());
+            if result.is_err() {
+                break;
+            }
+            side = !side;
+        }
+        (view, result)
+    };
+    // A quiet step of a piece never revealed reveals nothing: naming its animal does not fit.
+    let (view, refused) = text("a3a4", "a7a6=E");
+    let error = refused.unwrap_err();
+    assert!(error.contains("nothing reveals it"), "{error}");
+    assert_eq!(view.history().len(), 1, "the view is unchanged");
+    assert_eq!(text("a3a4", "a7a6").1, Ok(()));
+    // A jump reveals the mover; its later steps name it, and leaving the name out does not fit.
+    assert_eq!(text("a3a4", "a7a6 a4d4=L b8b9 d4d5=L").1, Ok(()));
+    let error = text("a3a4 a7a6 a4d4=L b8b9", "d4d5").1.unwrap_err();
+    assert!(error.contains("was revealed before"), "{error}");
+    // A jump without its reveal, and a wrong animal for a known piece (with the right article).
+    assert!(
+        text("a3a4 a7a6", "a4d4")
+            .1
+            .unwrap_err()
+            .contains("reveals the mover")
+    );
+    let error = text("a3a4 a7a6 a4d4=L b8b9", "d4d5=E").1.unwrap_err();
+    assert!(
+        error.contains("known to be the Lion, the move says the Elephant"),
+        "{error}"
+    );
 }
 
 #[test]

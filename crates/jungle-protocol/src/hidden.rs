@@ -6,7 +6,9 @@
 //! hidden position SIDE setup LETTERS [rules OPTS] [moves PUBLIC...]      (its view; no answer unless wrong)
 //! go movetime MS | go nodes N | go wtime MS btime MS [winc MS] [binc MS] | go  -> bestmove MOVE
 //! ```
-//! `uci`, `isready`, `ucinewgame`, `setoption name Skill Level value N` and `quit` are as in the open protocol.
+//! `uci`, `isready`, `ucinewgame`, `setoption name Skill Level value N` and `quit` are as in the open protocol;
+//! `setoption name Seed value N` makes the engine's setups and moves reproducible (without it, or after
+//! `value random`, they are drawn from the operating system's randomness, so no two runs repeat).
 //! Public moves are written as [`PublicMove`](jungle_hidden::PublicMove) text (`a3a4`, `g3g4=R`, `c3c4=LxC`,
 //! `c3c4=C/L`). A line that cannot be obeyed is answered with `info string error: …` and changes nothing.
 
@@ -16,6 +18,7 @@ use std::time::Duration;
 use jungle_hidden::ai::{Budget, HiddenAi};
 use jungle_hidden::{Arrangement, PublicMoveText, View};
 use jungle_rules::{Rules, Side};
+use rand::Rng;
 
 use crate::command::{Command, GoParams};
 use crate::input::{Line, MAX_LINE_BYTES, read_line};
@@ -54,6 +57,9 @@ pub struct HiddenSession<R, W> {
     input: R,
     output: W,
     level: u8,
+    /// `setoption name Seed`: the seed the games' AIs are derived from; `None`: each AI is seeded by the
+    /// operating system.
+    seed: Option<u64>,
     games: u64,
     view: Option<View>,
     /// The AI of the current game, kept from `go` to `go` so the world it guessed last move carries over (and
@@ -67,6 +73,7 @@ impl<R: BufRead, W: Write> HiddenSession<R, W> {
             input,
             output,
             level: 8,
+            seed: None,
             games: 0,
             view: None,
             ai: None,
@@ -126,6 +133,7 @@ impl<R: BufRead, W: Write> HiddenSession<R, W> {
                 self.say(&format!("id name {ENGINE_NAME} (hidden)"))?;
                 self.say(&format!("id author {ENGINE_AUTHOR}"))?;
                 self.say("option name Skill Level type spin default 8 min 1 max 8")?;
+                self.say("option name Seed type string default random")?;
                 self.say("uciok")?;
             }
             Ok(Command::IsReady) => self.say("readyok")?,
@@ -143,9 +151,25 @@ impl<R: BufRead, W: Write> HiddenSession<R, W> {
                     _ => self.error("Skill Level takes a number from 1 to 8")?,
                 }
             }
-            Ok(Command::SetOption { name, .. }) => {
-                self.error(&format!("unknown option \"{name}\" (options: Skill Level)"))?
+            Ok(Command::SetOption { name, value }) if name.eq_ignore_ascii_case("Seed") => {
+                match value.as_deref().map(|v| (v, v.parse::<u64>())) {
+                    Some((_, Ok(seed))) => {
+                        self.seed = Some(seed);
+                        self.ai = None;
+                    }
+                    Some(("random", _)) => {
+                        self.seed = None;
+                        self.ai = None;
+                    }
+                    _ => self.error(&format!(
+                        "Seed takes a number from 0 to {} or \"random\"",
+                        u64::MAX
+                    ))?,
+                }
             }
+            Ok(Command::SetOption { name, .. }) => self.error(&format!(
+                "unknown option \"{name}\" (options: Skill Level, Seed)"
+            ))?,
             Ok(Command::Go(params)) => self.go(&params)?,
             Ok(Command::Quit) => return Ok(false),
             Ok(Command::Stop | Command::PonderHit | Command::Debug(_)) => {}
@@ -158,12 +182,14 @@ impl<R: BufRead, W: Write> HiddenSession<R, W> {
         Ok(true)
     }
 
+    /// The AI of the current game, made when first needed: seeded from `Seed` and the game's number when a seed
+    /// was given (the same session replays the same games), else by the operating system.
     fn ai(&mut self) -> &mut HiddenAi {
-        let (level, seed) = (
-            self.level,
-            self.games.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x1d,
-        );
-        self.ai.get_or_insert_with(|| HiddenAi::new(level, seed))
+        let (level, seed, game) = (self.level, self.seed, self.games);
+        self.ai.get_or_insert_with(|| {
+            let seed = seed.map_or_else(|| rand::rng().random(), |seed| game_seed(seed, game));
+            HiddenAi::new(level, seed)
+        })
     }
 
     fn setup(&mut self, rest: &str) -> Result<(), String> {
@@ -239,6 +265,12 @@ impl<R: BufRead, W: Write> HiddenSession<R, W> {
             None => self.say("bestmove (none)"),
         }
     }
+}
+
+/// The seed of the AI of game number `game` (counted by `ucinewgame` from 0) of a session given `Seed` `seed`:
+/// different for every game. Seed 0 plays as sessions did before the option existed.
+pub fn game_seed(seed: u64, game: u64) -> u64 {
+    (seed ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15)) ^ 0x1d
 }
 
 fn parse_side(token: Option<&str>) -> Result<Side, String> {

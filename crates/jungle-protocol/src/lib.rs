@@ -9,7 +9,7 @@ mod response;
 mod session;
 
 pub use command::{Command, GoParams, ParseCommandError, StartPosition};
-pub use hidden::{HiddenSession, position_line};
+pub use hidden::{HiddenSession, game_seed, position_line};
 pub use info::{Info, ParseInfoError, ScoreBound, WireScore};
 pub use input::MAX_LINE_BYTES;
 pub use response::{OptionKind, OptionSpec, ParseResponseError, Response};

@@ -4,7 +4,7 @@
 use jungle_hidden::ai::{Budget, HiddenAi};
 use jungle_hidden::twins::Twins;
 use jungle_hidden::{Arrangement, HiddenGame};
-use jungle_protocol::{HiddenSession, position_line};
+use jungle_protocol::{HiddenSession, game_seed, position_line};
 use jungle_rules::{Move, Rules, Side};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -59,7 +59,8 @@ fn an_engine_answers_setup_and_go_with_a_legal_choice() {
 
 #[test]
 fn go_nodes_bounds_the_work_so_the_answer_is_reproducible() {
-    let input = "hidden position blue setup TLCDEWPR moves\ngo nodes 4000\n";
+    let input =
+        "setoption name Seed value 5\nhidden position blue setup TLCDEWPR moves\ngo nodes 4000\n";
     let out = session(input);
     let info = out.lines().find(|l| l.starts_with("info depth")).unwrap();
     let nodes: u64 = info
@@ -72,8 +73,68 @@ fn go_nodes_bounds_the_work_so_the_answer_is_reproducible() {
     // The engine checks its node count every 1,024 nodes, once per world.
     assert!((1..=4000 + 3 * 1024).contains(&nodes), "{out}");
     assert!(out.contains("bestmove "), "{out}");
-    // The same work on the same view: the same answer, however busy the machine is.
+    // The same work on the same view and seed: the same answer, however busy the machine is.
     assert_eq!(session(input), out);
+}
+
+#[test]
+fn low_levels_search_every_move_one_ply_even_on_a_small_budget() {
+    // 2,000 nodes are spent before level 5's worlds have all been searched one ply deep: the answer must still
+    // come from the search (depth 1 at least), not be the first legal move (a1b1) unsearched.
+    let out = session(
+        "setoption name Seed value 1\nsetoption name Skill Level value 5\nhidden position blue setup RTWLPECD moves f2e2 g7f7 e3d3 e7d7 e2e3 a9b9\ngo nodes 2000\n",
+    );
+    let info = out.lines().find(|l| l.starts_with("info depth")).unwrap();
+    let number = |key: &str| -> u64 {
+        info.split_whitespace()
+            .skip_while(|&w| w != key)
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(number("depth") >= 1 && number("nodes") > 0, "{out}");
+}
+
+#[test]
+fn setups_are_drawn_afresh_each_run_unless_a_seed_is_given() {
+    let setup_of = |input: &str| {
+        let out = session(input);
+        out.lines()
+            .find_map(|l| l.strip_prefix("setup "))
+            .unwrap_or_else(|| panic!("{out}"))
+            .to_string()
+    };
+    // Unseeded, from the operating system: six runs drawing the same setup would be a chance of about 2^-40
+    // (the likeliest setup comes up in 3 % of the draws).
+    let unseeded: std::collections::HashSet<String> =
+        (0..6).map(|_| setup_of("hidden setup blue\n")).collect();
+    assert!(unseeded.len() > 1, "{unseeded:?}");
+    // Seeded: every run the same, each game of a session its own, another seed another sequence.
+    let games = |seed: &str| {
+        let input = format!(
+            "setoption name Seed value {seed}\nhidden setup blue\nucinewgame\nhidden setup blue\nucinewgame\nhidden setup blue\n"
+        );
+        let out = session(&input);
+        out.lines()
+            .filter_map(|l| l.strip_prefix("setup "))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let seeded = games("42");
+    assert_eq!(seeded.len(), 3);
+    assert_eq!(games("42"), seeded);
+    assert_ne!(games("43"), seeded);
+    assert!(
+        seeded[0] != seeded[1] || seeded[1] != seeded[2],
+        "{seeded:?}"
+    );
+    // Back to the operating system's randomness.
+    let random: std::collections::HashSet<String> = (0..6)
+        .map(|_| setup_of("setoption name Seed value 42\nsetoption name Seed value random\nhidden setup blue\n"))
+        .collect();
+    assert!(random.len() > 1, "{random:?}");
+    assert!(session("setoption name Seed value -1\n").starts_with("info string error: Seed"));
 }
 
 #[test]
@@ -85,6 +146,8 @@ fn lines_that_cannot_be_obeyed_get_an_error_and_change_nothing() {
         "hidden position blue setup TLCDEWPRR",
         "hidden position blue setup TLCDEWPR moves a3a4 a3a4",
         "hidden position blue setup TLCDEWPR moves a3a4 a7a6=C/L",
+        // A quiet step of a piece never revealed reveals nothing: naming it does not fit.
+        "hidden position blue setup TLCDEWPR moves a3a4 a7a6=E",
         "hidden position blue setup TLCDEWPR moves zz",
         "hidden frobnicate",
         "go movetime 10",
@@ -154,8 +217,8 @@ fn one_game_is_played_by_one_ai_kept_from_move_to_move() {
         time: None,
         nodes: Some(3000),
     };
-    let mut kept = HiddenAi::new(8, 0x1d);
-    let mut script = String::new();
+    let mut kept = HiddenAi::new(8, game_seed(9, 0));
+    let mut script = "setoption name Seed value 9\n".to_string();
     let mut expected = Vec::new();
     for _ in 0..6 {
         let blue = game.view(Some(Side::Blue));

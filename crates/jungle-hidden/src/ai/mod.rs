@@ -1,7 +1,8 @@
 //! The Hidden Jungle AI. It receives a [`View`] and nothing else, so it cannot read what it was not shown.
 //!
-//! It reads a [`Belief`] about the unknown enemy pieces from the view (the animals still unknown, the terrain
-//! they stood on, how they behaved next to revealed pieces), draws worlds — complete positions — from it, and
+//! It reads a [`Belief`] about the unknown enemy pieces from the view — a posterior over the other side's setup:
+//! the setup table's prior, conditioned on every reveal, the terrain the pieces stood on and how they behaved next
+//! to revealed pieces —, draws worlds — complete positions — from it exactly, and
 //! scores every legal move by its average over the worlds, each searched by the open-game engine
 //! (determinized alpha-beta, [`search`]). Levels 1–8 set how many worlds, how deep, and how often it picks a
 //! near-best move instead of the best, as in the open game.
@@ -10,6 +11,8 @@
 //! searched with all the time by the engine.
 
 mod belief;
+mod posterior;
+mod screen;
 pub mod search;
 pub mod setup;
 mod world;
@@ -66,6 +69,23 @@ const TOP_JUMPER_PERCENT: i32 = 50;
 /// the open game's (measured together with `TOP_JUMPER_PERCENT`).
 const TOP_JUMPER_ON_BANK_PERCENT: i32 = 0;
 
+/// How much every level's belief trusts the setup table as the other side's prior, in percent of its scores
+/// (`LevelPlan::prior_percent`).
+const PRIOR_PERCENT: i32 = 100;
+
+/// The chance of losing a Tiger, Lion or Elephant to an unknown piece, in percent, from which the top levels'
+/// screen searches a second world (`LevelPlan::screen_percent`).
+const TOP_SCREEN_PERCENT: i32 = 40;
+
+/// The budget of the screen's second search, in percent of the move's nodes ([`screen`]); the nodes it spends
+/// are taken from the next moves' budgets (at most half of each), so the AI's work stays the same.
+const SCREEN_SHARE_PERCENT: u64 = 50;
+
+/// The share of a move's time kept back for the screen's second search, in percent, when the budget is a time
+/// (a move's time cannot be borrowed from the next: the answer is due at its end); unused when nothing is
+/// screened.
+const SCREEN_TIME_PERCENT: u32 = 20;
+
 /// The deepest whole-world search (level 8's, and the baseline's), when no budget stops it sooner.
 const MAX_DEPTH: u32 = 64;
 
@@ -95,6 +115,12 @@ pub struct LevelPlan {
     pub jumper_on_bank_percent: i32,
     /// Whether the AI sets its animals up as the ordinary start position does, instead of at random.
     pub start_setup: bool,
+    /// The chance of losing a Tiger, Lion or Elephant to an unknown piece, in percent, from which the top levels
+    /// search a second world where the loss is real ([`screen`]); 0: never.
+    pub screen_percent: i32,
+    /// How much the belief trusts that the other side sets up as the setup table draws, in percent of the
+    /// table's scores (100: as the table draws, 0: every setup as likely; `Belief::posterior`).
+    pub prior_percent: i32,
     /// Whether the worlds' searches evaluate with the engine's learned net (`EngineOptions::use_nnue`) instead
     /// of the hand-written evaluation: never by default, as the open game (an experiment of
     /// `hidden_match --nnue 1`, which gives the baseline the net too; docs/hidden.md).
@@ -132,6 +158,9 @@ impl LevelPlan {
             // Never by default: a setup known in advance hands the opponent every hidden identity, and the
             // ordinary setup's gain against the baseline was inside the noise (docs/hidden.md).
             start_setup: false,
+            prior_percent: PRIOR_PERCENT,
+            // The screen scored about 6 points more against the AI of 81d89c0 (docs/hidden.md).
+            screen_percent: if top { TOP_SCREEN_PERCENT } else { 0 },
             nnue: false,
         }
     }
@@ -163,6 +192,8 @@ pub struct Report {
     pub elapsed: Duration,
     /// The root moves with their average values, best first.
     pub scores: Vec<(Move, i32)>,
+    /// Whether the screen searched a second world ([`screen`]).
+    pub screened: bool,
 }
 
 /// The AI: an engine for the worlds' searches and a seeded random source (so a choice is reproducible from the
@@ -176,6 +207,8 @@ pub struct HiddenAi {
     report: Report,
     /// The first world of the last choice, kept for the next one (`LevelPlan::keep_world`).
     kept: Option<KeptWorld>,
+    /// Engine nodes the screen spent beyond its moves' budgets, still to be taken from the next ones.
+    owed: u64,
 }
 
 /// The animals the AI gave the unknown pieces in its last choice, and which game position that was.
@@ -202,6 +235,7 @@ impl HiddenAi {
             seed,
             report: Report::default(),
             kept: None,
+            owed: 0,
         }
         .with_plan(LevelPlan::of(level))
     }
@@ -293,6 +327,12 @@ impl HiddenAi {
     /// the level's depth bounds it); `None` when the view has no legal move.
     pub fn choose_within(&mut self, view: &View, budget: Budget) -> Option<Move> {
         let start = Instant::now();
+        let mut budget = budget;
+        if let Some(nodes) = budget.nodes {
+            let paid = self.owed.min(nodes / 2);
+            self.owed -= paid;
+            budget.nodes = Some(nodes - paid);
+        }
         let root = view.legal_moves();
         let root = root.as_slice();
         let us = view.viewer()?;
@@ -300,7 +340,7 @@ impl HiddenAi {
             self.seed ^ (view.history().len() as u64).wrapping_mul(0x9E37_79B9),
         );
         let plan = self.plan;
-        let belief = Belief::of(view, !us, true);
+        let belief = Belief::posterior(view, !us, &setup::SetupTable::FITTED, plan.prior_percent);
         let worlds_wanted = if belief.pieces().is_empty() {
             1
         } else {
@@ -332,13 +372,36 @@ impl HiddenAi {
         let rules = view.rules();
         if plan.vote {
             self.set_contempt(true);
-            return self.vote(view, root, &worlds, budget, start);
+            let screens = plan.screen_percent > 0 && worlds.len() == 1;
+            let first = Budget {
+                time: budget
+                    .time
+                    .filter(|_| screens)
+                    .map(|t| t * (100 - SCREEN_TIME_PERCENT) / 100)
+                    .or(budget.time),
+                ..budget
+            };
+            let chosen = self.vote(view, root, &worlds, first, start)?;
+            if screens {
+                // The second search's budget: the time left of the move, half the move's nodes.
+                let second = Budget {
+                    time: budget
+                        .time
+                        .map(|t| (start + t).saturating_duration_since(Instant::now())),
+                    nodes: budget
+                        .nodes
+                        .map(|n| (n * SCREEN_SHARE_PERCENT / 100).max(1)),
+                };
+                return Some(self.screen(view, &belief, &worlds[0], chosen, second, &mut rng));
+            }
+            return Some(chosen);
         }
         // The worlds' searches start after the AI's move: their root side is the opponent.
         self.set_contempt(false);
         let mut allowance = search::Allowance::new(budget, start);
         // Each depth scores the candidates in every world; the next, deeper one only the better half of them
-        // (at least `MIN_CANDIDATES`), so the time goes to depth where the choice is made.
+        // (at least `MIN_CANDIDATES`), so the time goes to depth where the choice is made. The first depth is
+        // always finished, however small the budget: a move is never played unsearched.
         let mut candidates: Vec<Move> = root.to_vec();
         let mut scores: Vec<(Move, i32)> = Vec::new();
         'deepen: for depth in 1..=plan.max_depth {
@@ -351,6 +414,7 @@ impl HiddenAi {
                     &candidates,
                     depth,
                     &mut allowance,
+                    depth == 1,
                 ) else {
                     break 'deepen;
                 };
@@ -449,6 +513,53 @@ impl HiddenAi {
 }
 
 impl HiddenAi {
+    /// `chosen`, the kept world's move, checked against the belief ([`screen`]): when it gambles a Tiger, Lion or
+    /// Elephant on unknown pieces' animals with at least the plan's chance of losing it, the move of a second
+    /// search within `second`, in a world drawn from the belief given that the likeliest danger is real.
+    fn screen(
+        &mut self,
+        view: &View,
+        belief: &Belief,
+        world: &jungle_rules::Position,
+        chosen: Move,
+        second: Budget,
+        rng: &mut StdRng,
+    ) -> Move {
+        let Some(gamble) = screen::gamble(view, belief, world, chosen) else {
+            return chosen;
+        };
+        if gamble.chance * 100.0 < f64::from(self.plan.screen_percent) {
+            return chosen;
+        }
+        let origin = view.piece_at(gamble.square).map(|seen| seen.origin);
+        let kept: Assignment = self.kept.as_ref().map_or_else(Vec::new, |k| {
+            k.assignment
+                .iter()
+                .filter(|&&(o, a)| Some(o) != origin && !gamble.takers.contains(&a))
+                .copied()
+                .collect()
+        });
+        let given = belief.given(gamble.square, &gamble.takers);
+        let Some((danger, _)) = world::sample_keeping(view, &given, &kept, rng) else {
+            return chosen;
+        };
+        let game = if self.plan.history {
+            world::QuietStretch::of(view).game(view, &danger)
+        } else {
+            jungle_rules::Game::from_position(view.rules().clone(), danger)
+        };
+        self.engine.set_game(&game);
+        let mut allowance = search::Allowance::new(second, Instant::now());
+        let answer = self.search_world(&mut allowance, 1);
+        self.owed += allowance.spent();
+        self.report.screened = true;
+        self.report.nodes += allowance.spent();
+        answer
+            .map(|(m, _)| m)
+            .filter(|&m| view.legal_moves().contains(m))
+            .unwrap_or(chosen)
+    }
+
     /// Searches the engine's game (set already) with the next of `shares` equal shares of what is left: the
     /// best move with its value.
     fn search_world(

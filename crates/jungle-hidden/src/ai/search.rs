@@ -68,8 +68,15 @@ impl Allowance {
         self.deadline.is_some_and(|d| Instant::now() >= d) || self.nodes_left == Some(0)
     }
 
-    /// The limits of a search `depth` plies deep within what is left; `None` when nothing is.
-    fn limits(&self, depth: u32) -> Option<Limits> {
+    /// The limits of a search `depth` plies deep within what is left; `None` when nothing is. With `finish`, the
+    /// search goes `depth` deep whatever is left (what it costs is still spent).
+    fn limits(&self, depth: u32, finish: bool) -> Option<Limits> {
+        if finish {
+            return Some(Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            });
+        }
         let movetime = match self.deadline {
             Some(deadline) => Some(deadline.checked_duration_since(Instant::now())?),
             None => None,
@@ -115,7 +122,8 @@ impl Allowance {
 }
 
 /// The value of each root move in one world at `depth` plies after it, from the mover's point of view; `None`
-/// if the allowance ran out before every move was searched to that depth.
+/// if the allowance ran out before every move was searched to that depth. With `finish`, every move is searched
+/// to `depth` however little is left (the first depth of a choice, so that a move is always chosen by search).
 pub fn score_world(
     engine: &mut Engine,
     rules: &Rules,
@@ -123,6 +131,7 @@ pub fn score_world(
     root: &[Move],
     depth: u32,
     allowance: &mut Allowance,
+    finish: bool,
 ) -> Option<Vec<i32>> {
     let mut values = Vec::with_capacity(root.len());
     for &m in root {
@@ -135,11 +144,11 @@ pub fn score_world(
                 Some(_) => -score_value(Score::Mate(1)),
             },
             None => {
-                let limits = allowance.limits(depth)?;
+                let limits = allowance.limits(depth, finish)?;
                 engine.set_game(&game);
                 let result = engine.go(&limits, &mut |_| {});
                 allowance.spend(result.nodes);
-                if result.depth < depth && allowance.is_spent() {
+                if !finish && result.depth < depth && allowance.is_spent() {
                     return None;
                 }
                 -score_value(result.score)

@@ -190,6 +190,33 @@ impl SetupTable {
         Some(self.score_of(&places, &halves, &arrangement.animals()))
     }
 
+    /// For each of `side`'s start squares, the factor by which the table multiplies a setup's probability for
+    /// each animal standing there (indexed by `Animal::index`), its scores scaled by `strength` (1: as the table
+    /// draws, 0: uniform), when the table applies. A setup's probability is the product of its animals' factors
+    /// over the sum of all the products, so these are the table as a prior over an opponent's setup that
+    /// weighs each animal's square alone — as a table without pair weights (the shipped one) does; pair
+    /// weights are left out.
+    pub fn place_factors(
+        &self,
+        rules: &Rules,
+        side: Side,
+        strength: f64,
+    ) -> Option<Vec<(Square, [f64; 8])>> {
+        let places = SetupTable::places(rules, side)?;
+        Some(
+            Arrangement::start_squares(rules, side)
+                .into_iter()
+                .zip(places)
+                .map(|(square, place)| {
+                    let factors = Animal::ALL.map(|animal| {
+                        (strength * self.weights[animal.index()][place] / self.temperature).exp()
+                    });
+                    (square, factors)
+                })
+                .collect(),
+        )
+    }
+
     /// The probability that `animal` stands on `place` in a setup drawn for `side`, when the table applies.
     pub fn share(&self, rules: &Rules, side: Side, animal: Animal, place: usize) -> Option<f64> {
         let places = SetupTable::places(rules, side)?;

@@ -3,7 +3,9 @@
 //! ```sh
 //! cargo run --release -p jungle-hidden --example hidden_match -- --opponent one-world --games 200 --ms 50
 //! ```
-//! Options: `--opponent random|one-world|truth` (default one-world), `--games N` (200), `--ms T` and/or
+//! Options: `--opponent random|one-world|truth|current` (default one-world; `current` is another program
+//! speaking `jungle uci --hidden`, the `jungle` binary given by `--engine PATH`: docs/hidden.md says how to build
+//! the AI of the issue's commit as one), `--games N` (200), `--ms T` and/or
 //! `--nodes N` per move for both sides (50 ms when neither is given; nodes make the work the same whatever else
 //! the machine runs), `--level L` of the AI (8), `--rules OPTS` (standard), `--seed S` (1), `--worlds W` and
 //! `--vote 0|1` (worlds per move and whether they vote; the level's by default), `--contempt CP` (what a draw
@@ -13,6 +15,9 @@
 //! nearness to the enemy den, percent of the open game's), `--weights NAME=PCT,…` (the AI's evaluation weights
 //! of `jungle_search::Weights` so named scaled, after the level's own scaling: `mobility=50,tempo=0`) and
 //! `--start-setup 0|1` (the AI sets up as the ordinary start position, else as `HiddenAi::choose_setup` does),
+//! `--prior PCT` (how much the AI's belief trusts the setup table as the opponent's prior, percent of its scores:
+//! 0 a uniform prior), `--screen PCT` (the top levels search a second world when their move risks a Tiger, Lion
+//! or Elephant with at least PCT % chance of losing it to an unknown piece; 0: never),
 //! `--uniform-setup 0|1` (the AI's setup uniformly at random, as before the setup table: the games the table
 //! is fitted to), `--setup-temperature T` (the AI's setup drawn from the fitted table at temperature T instead of
 //! the shipped one: lower favours the table's best setups more and is less random), `--setup-table FILE` (the AI's
@@ -21,8 +26,11 @@
 //! `--setup-temperature` given after it overrides the file's);
 //! `--pgn FILE` writes every game's record there (both setups, a tag `AI` with the AI's side, and tags `AISetup`
 //! and `OpponentSetup` with the setups also for games cut at 300 plies, whose records otherwise hold none). Colours
-//! alternate; the opponent's setup is random; a game still going after 300 plies counts as a draw. The summary
-//! counts the draws by how they ended and each side's pieces taken by an attacker that side did not know.
+//! alternate; the opponent's setup is random (`current` chooses its own); a game still going after 300 plies
+//! counts as a draw. The summary counts the draws by how they ended and each side's pieces taken by an attacker
+//! that side did not know.
+
+mod engine;
 
 use std::time::Duration;
 
@@ -34,6 +42,8 @@ use jungle_rules::{Move, Rules, Side};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use crate::engine::ExternalEngine;
+
 const MAX_PLIES: usize = 300;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -41,10 +51,14 @@ enum Opponent {
     Random,
     OneWorld,
     Truth,
+    /// Another program speaking `jungle uci --hidden` (the `--engine`).
+    Current,
 }
 
 struct Options {
     opponent: Opponent,
+    /// The `jungle` binary of `--opponent current`.
+    engine: Option<String>,
     games: usize,
     budget: Budget,
     level: u8,
@@ -63,6 +77,9 @@ struct Options {
     weights: Vec<(String, i32)>,
     den_distance_percent: Option<i32>,
     start_setup: Option<bool>,
+    /// How much the AI's belief trusts the setup table as the opponent's prior, percent.
+    prior_percent: Option<i32>,
+    screen_percent: Option<i32>,
     /// The AI's setup drawn uniformly at random instead of by its own choice.
     uniform_setup: bool,
     /// The table the AI's setup is drawn from: the fitted one, perhaps at another temperature.
@@ -74,6 +91,7 @@ struct Options {
 fn parse_args() -> Result<Options, String> {
     let mut options = Options {
         opponent: Opponent::OneWorld,
+        engine: None,
         games: 200,
         budget: Budget::default(),
         level: 8,
@@ -88,6 +106,8 @@ fn parse_args() -> Result<Options, String> {
         weights: Vec::new(),
         den_distance_percent: None,
         start_setup: None,
+        prior_percent: None,
+        screen_percent: None,
         uniform_setup: false,
         setup_table: SetupTable::FITTED,
         pgn: None,
@@ -108,13 +128,15 @@ fn parse_args() -> Result<Options, String> {
                     "random" => Opponent::Random,
                     "one-world" => Opponent::OneWorld,
                     "truth" => Opponent::Truth,
+                    "current" => Opponent::Current,
                     _ => {
                         return Err(format!(
-                            "--opponent: \"{value}\" is not random, one-world or truth"
+                            "--opponent: \"{value}\" is not random, one-world, truth or current"
                         ));
                     }
                 }
             }
+            "--engine" => options.engine = Some(value.clone()),
             "--games" => options.games = number()? as usize,
             "--ms" => options.budget.time = Some(Duration::from_millis(number()?)),
             "--nodes" => options.budget.nodes = Some(number()?.max(1)),
@@ -136,6 +158,8 @@ fn parse_args() -> Result<Options, String> {
             }
             "--den-distance" => options.den_distance_percent = Some(number()? as i32),
             "--start-setup" => options.start_setup = Some(number()? != 0),
+            "--prior" => options.prior_percent = Some(number()? as i32),
+            "--screen" => options.screen_percent = Some(number()? as i32),
             "--uniform-setup" => options.uniform_setup = number()? != 0,
             "--setup-temperature" => {
                 options.setup_table.temperature = value
@@ -167,17 +191,24 @@ fn parse_args() -> Result<Options, String> {
     if options.budget == Budget::default() {
         options.budget = Budget::time(Duration::from_millis(50));
     }
+    if (options.opponent == Opponent::Current) != options.engine.is_some() {
+        return Err("--engine PATH goes with --opponent current, and only with it".to_string());
+    }
     Ok(options)
 }
 
+/// Stops the program with `message` and exit code `code`.
+fn fail(message: &str, code: i32) -> ! {
+    eprintln!("hidden_match: {message}");
+    std::process::exit(code);
+}
+
 fn main() {
-    let options = match parse_args() {
-        Ok(options) => options,
-        Err(message) => {
-            eprintln!("hidden_match: {message}");
-            std::process::exit(2);
-        }
-    };
+    let options = parse_args().unwrap_or_else(|message| fail(&message, 2));
+    let mut external = options
+        .engine
+        .as_deref()
+        .map(|program| ExternalEngine::start(program).unwrap_or_else(|e| fail(&e, 1)));
     if !options.uniform_setup
         && let Some(bits) = options.setup_table.entropy_bits(&options.rules, Side::Blue)
     {
@@ -191,6 +222,8 @@ fn main() {
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     let (mut world_searches, mut searching) = (0usize, Duration::ZERO);
     let (mut depths, mut choices) = (0u64, 0u64);
+    // The AI's moves its screen searched a second world for, and its engine nodes.
+    let (mut screened, mut ai_nodes) = (0u64, 0u64);
     // Wall time spent choosing, by the AI and by its opponent, with their move counts.
     let mut thinking = [(Duration::ZERO, 0u32); 2];
     // Attacks on a piece whose animal the attacker did not know, by the AI and by its opponent: (won, lost).
@@ -214,6 +247,8 @@ fn main() {
                 .den_distance_percent
                 .unwrap_or(level_plan.den_distance_percent),
             start_setup: options.start_setup.unwrap_or(level_plan.start_setup),
+            prior_percent: options.prior_percent.unwrap_or(level_plan.prior_percent),
+            screen_percent: options.screen_percent.unwrap_or(level_plan.screen_percent),
             ..level_plan
         };
         ai = ai.with_plan(plan);
@@ -235,8 +270,7 @@ fn main() {
                     "weakened_on_trap" => scale(&mut weights.weakened_on_trap),
                     "tempo" => scale(&mut weights.tempo),
                     _ => {
-                        eprintln!("hidden_match: --weights: no weight \"{name}\"");
-                        std::process::exit(2);
+                        fail(&format!("--weights: no weight \"{name}\""), 2);
                     }
                 }
             }
@@ -253,7 +287,13 @@ fn main() {
         } else {
             ai.choose_setup_from(&options.setup_table, &options.rules, ai_side)
         };
-        let other_setup = Arrangement::random(&options.rules, !ai_side, &mut rng);
+        let other_setup = match &mut external {
+            Some(engine) => engine
+                .new_game(rng.random())
+                .and_then(|()| engine.setup(&options.rules, !ai_side))
+                .unwrap_or_else(|e| fail(&e, 1)),
+            None => Arrangement::random(&options.rules, !ai_side, &mut rng),
+        };
         let setup_tags = [
             ("AISetup".to_string(), ai_setup.to_string()),
             ("OpponentSetup".to_string(), other_setup.to_string()),
@@ -271,6 +311,8 @@ fn main() {
                 let m = ai.choose_within(&view, options.budget);
                 world_searches += ai.report().world_searches;
                 depths += u64::from(ai.report().depth);
+                screened += u64::from(ai.report().screened);
+                ai_nodes += ai.report().nodes;
                 choices += 1;
                 searching += ai.report().elapsed;
                 m
@@ -284,6 +326,15 @@ fn main() {
                     Opponent::OneWorld => one_world.choose_within(&view, options.budget),
                     Opponent::Truth => {
                         truth.choose_within(&game.view_with_everything_shown(side), options.budget)
+                    }
+                    Opponent::Current => {
+                        let engine = external.as_mut().expect("--engine checked");
+                        let setup = game.arrangement(side);
+                        Some(
+                            engine
+                                .choose(&view, setup, options.budget)
+                                .unwrap_or_else(|e| fail(&e, 1)),
+                        )
                     }
                 }
             };
@@ -354,6 +405,10 @@ fn main() {
         mean_ms(thinking[1]),
     );
     println!(
+        "the AI's moves: {choices}, {:.0} engine nodes a move, {screened} screened by a second world",
+        ai_nodes as f64 / choices.max(1) as f64
+    );
+    println!(
         "attacks on unknown pieces (won/lost): AI {}/{}, opponent {}/{}",
         blind_attacks[0].0, blind_attacks[0].1, blind_attacks[1].0, blind_attacks[1].1,
     );
@@ -370,5 +425,18 @@ fn main() {
         "taken by an attacker its side did not know: the AI's {}; the opponent's {}",
         by_animal(&taken_unseen[0]),
         by_animal(&taken_unseen[1]),
+    );
+    let big = |counts: &[u32; 8]| {
+        use jungle_rules::Animal::{Elephant, Lion, Tiger};
+        [Tiger, Lion, Elephant]
+            .iter()
+            .map(|a| counts[a.index()])
+            .sum::<u32>() as f64
+            / games
+    };
+    println!(
+        "Tiger, Lion or Elephant taken by an attacker its side did not know, a game: the AI's {:.2}, the opponent's {:.2}",
+        big(&taken_unseen[0]),
+        big(&taken_unseen[1]),
     );
 }
