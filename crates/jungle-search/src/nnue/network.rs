@@ -22,8 +22,10 @@ const MAX_RULES_LEN: usize = 4096;
 
 /// The nets shipped in the binary, one per preset that has one (see docs/engine.md for how each was made and
 /// the match that let it in). Each file names its own rules; a test checks they are the preset's.
-static BUILT_IN: &[(Preset, &[u8])] =
-    &[(Preset::Standard, include_bytes!("../../nets/standard.nnue"))];
+static BUILT_IN: &[(Preset, &[u8])] = &[
+    (Preset::Standard, include_bytes!("../../nets/standard.nnue")),
+    (Preset::Modern, include_bytes!("../../nets/modern.nnue")),
+];
 
 /// Why a net file cannot be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
