@@ -263,7 +263,7 @@ fn an_unusable_tablebase_path_is_reported_and_the_engine_plays_on() {
 }
 
 /// `Use NNUE` is on by default (announced so): `eval` (and the search) use the learned net under the standard
-/// rules and the hand-written evaluation under others, and `Use NNUE false` evaluates by hand everywhere; an
+/// rules and the hand-written evaluation under rules without a built-in net, and `Use NNUE false` evaluates by hand everywhere; an
 /// unreadable `EvalFile` is reported and the hand-written evaluation is used.
 #[test]
 fn use_nnue_is_the_default_under_the_standard_rules_and_a_bad_eval_file_is_reported() {
@@ -290,12 +290,12 @@ fn use_nnue_is_the_default_under_the_standard_rules_and_a_bad_eval_file_is_repor
     assert_eq!(hand.len(), 1, "{hand:?}");
     assert_eq!(default, net);
     assert_ne!(hand, net);
-    let modern = |extra: &str| {
+    let no_net = |extra: &str| {
         evaluation(&format!(
-            "setoption name Rules value modern\n{extra}position fen {fen}\neval\n"
+            "setoption name Rules value dog-swims=true\n{extra}position fen {fen}\neval\n"
         ))
     };
-    assert_eq!(modern(""), modern("setoption name Use NNUE value false\n"));
+    assert_eq!(no_net(""), no_net("setoption name Use NNUE value false\n"));
     let bad = evaluation(&format!(
         "setoption name EvalFile value /no/such/net.nnue\nposition fen {fen}\neval\n"
     ));

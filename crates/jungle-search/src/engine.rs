@@ -53,10 +53,21 @@ pub struct Engine {
     /// Why the transposition table is smaller than `options.hash_mb`, until [`Engine::take_hash_notice`]
     /// reports it.
     hash_notice: Option<String>,
-    /// The learned net of the options (`use_nnue`, `eval_file`), whatever the game's rules.
-    network: Option<Arc<Network>>,
+    /// The learned evaluation the options ask for (`use_nnue`, `eval_file`), whatever the game's rules.
+    network: NetSource,
     /// Why the net of the options could not be read, until [`Engine::take_network_error`] reports it.
     network_error: Option<String>,
+}
+
+/// Where the learned evaluation comes from, as the options say.
+#[derive(Debug)]
+enum NetSource {
+    /// `use_nnue` off, or an `eval_file` that could not be read: the hand-written evaluation everywhere.
+    Hand,
+    /// The built-in net of the game's rules where there is one, the hand-written evaluation elsewhere.
+    BuiltIn,
+    /// The `eval_file`'s net for the rules it serves, the hand-written evaluation elsewhere.
+    File(Arc<Network>),
 }
 
 impl Engine {
@@ -79,7 +90,7 @@ impl Engine {
             tablebases_for: None,
             tablebase_error: None,
             hash_notice,
-            network: None,
+            network: NetSource::Hand,
             network_error: None,
         };
         engine.resize_workers();
@@ -122,13 +133,13 @@ impl Engine {
     /// Reads the net the options ask for. A file that cannot be used leaves the hand-written evaluation in
     /// use and the reason in [`Engine::take_network_error`].
     fn load_network(&mut self) {
-        self.network = None;
+        self.network = NetSource::Hand;
         self.network_error = None;
         if self.options.use_nnue {
             match &self.options.eval_file {
-                None => self.network = Some(Network::embedded()),
+                None => self.network = NetSource::BuiltIn,
                 Some(path) => match Network::load(path) {
-                    Ok(net) => self.network = Some(Arc::new(net)),
+                    Ok(net) => self.network = NetSource::File(Arc::new(net)),
                     Err(e) => {
                         self.network_error = Some(format!(
                             "EvalFile \"{}\" not used ({e}): evaluating by hand",
@@ -147,11 +158,14 @@ impl Engine {
         self.network_error.take()
     }
 
-    /// The learned net evaluating the current game: the options' net if it was trained for the game's rules.
+    /// The learned net evaluating the current game: the built-in net of the game's rules, if there is one
+    /// ([`Network::built_in`]), or the `eval_file`'s net if it serves the game's rules ([`Network::serves`]).
     pub fn active_network(&self) -> Option<&Arc<Network>> {
-        self.network
-            .as_ref()
-            .filter(|net| net.rules() == self.game.rules())
+        match &self.network {
+            NetSource::Hand => None,
+            NetSource::BuiltIn => Network::built_in(self.game.rules()),
+            NetSource::File(net) => Some(net).filter(|net| net.serves(self.game.rules())),
+        }
     }
 
     /// Gives each search thread the accumulators of the active net (kept when the net is the same).

@@ -14,6 +14,11 @@
 //! - the hard limit never plans on the tail of the clock: at most half of the time left less the overhead
 //!   (¾ for the last move before the time control), so a search thread descheduled on a loaded machine still
 //!   answers in time.
+//!
+//! A fixed `movetime` is not a clock that can run out: the overhead is taken from it, but never more than
+//! half of it ([`MOVETIME_KEPT_DIVISOR`]), so `go movetime 10` still searches 5 ms with the default 30 ms
+//! overhead (a runner that enforces the move time must forgive that much lateness; `jungle match` forgives
+//! 100 ms).
 
 use std::time::Duration;
 
@@ -34,15 +39,17 @@ const MOVES_HORIZON: u32 = 30;
 /// The hard limit is at most this many times the soft one (a changing best move may use the extra time).
 const HARD_PER_SOFT: u32 = 4;
 
+/// The engine thinks at least `movetime / MOVETIME_KEPT_DIVISOR` of a fixed `movetime` whatever the Move
+/// Overhead: the overhead may take at most half of it.
+pub(crate) const MOVETIME_KEPT_DIVISOR: u32 = 2;
+
 pub(crate) fn budget(limits: &Limits, side: Side, overhead: Duration) -> Budget {
     if limits.infinite {
         return Budget::default();
     }
     let mut result = Budget::default();
     if let Some(movetime) = limits.movetime {
-        let t = movetime
-            .saturating_sub(overhead)
-            .max(Duration::from_millis(1));
+        let t = movetime_budget(movetime, overhead);
         result = Budget {
             soft: Some(t),
             hard: Some(t),
@@ -61,6 +68,16 @@ pub(crate) fn budget(limits: &Limits, side: Side, overhead: Duration) -> Budget 
         };
     }
     result
+}
+
+/// The thinking time of `go movetime`: the move time less the overhead, but at least the share of it the
+/// overhead may not take (`movetime / `[`MOVETIME_KEPT_DIVISOR`]), and at least 1 ms.
+pub(crate) fn movetime_budget(movetime: Duration, overhead: Duration) -> Duration {
+    let kept = movetime / MOVETIME_KEPT_DIVISOR;
+    movetime
+        .saturating_sub(overhead)
+        .max(kept)
+        .max(Duration::from_millis(1))
 }
 
 /// The (soft, hard) budgets for `left` on the clock, `increment` per move and `moves_to_go` until the next
@@ -291,6 +308,37 @@ mod tests {
         })
         .expect("clock ran out");
         assert!(lowest >= 500 * MS, "lowest clock {lowest:?}");
+    }
+
+    #[test]
+    fn a_short_movetime_keeps_half_of_itself_whatever_the_overhead() {
+        // The cases: with the default 30 ms overhead, movetime 10 and 30 used to leave 1 ms.
+        assert_eq!(movetime_budget(10 * MS, 30 * MS), 5 * MS);
+        assert_eq!(movetime_budget(30 * MS, 30 * MS), 15 * MS);
+        assert_eq!(movetime_budget(60 * MS, 30 * MS), 30 * MS);
+        // A long move time pays the whole overhead.
+        assert_eq!(movetime_budget(1_000 * MS, 30 * MS), 970 * MS);
+        assert_eq!(movetime_budget(100 * MS, Duration::ZERO), 100 * MS);
+        // Never nothing, never more than the move time (above 1 ms).
+        assert_eq!(movetime_budget(Duration::ZERO, 30 * MS), MS);
+        for movetime in [1, 2, 9, 10, 29, 30, 31, 59, 60, 61, 100, 1_000, 60_000].map(|m| m * MS) {
+            for overhead in OVERHEADS_MS.map(Duration::from_millis) {
+                let t = movetime_budget(movetime, overhead);
+                let case = format!("movetime {movetime:?} overhead {overhead:?}");
+                assert!(t <= movetime.max(MS), "{case}: {t:?}");
+                assert!(
+                    t >= movetime / MOVETIME_KEPT_DIVISOR,
+                    "{case}: {t:?} below half"
+                );
+                assert!(
+                    t >= movetime.saturating_sub(overhead),
+                    "{case}: {t:?} pays more than the overhead"
+                );
+            }
+        }
+        // The search's budget is this one, soft and hard alike.
+        let b = budget(&Limits::movetime(10 * MS), Side::Blue, 30 * MS);
+        assert_eq!((b.soft, b.hard), (Some(5 * MS), Some(5 * MS)));
     }
 
     #[test]

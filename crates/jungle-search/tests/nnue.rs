@@ -1,6 +1,8 @@
 //! The learned evaluation inside the engine: used for the rules it was trained on, by the search too.
 
-use jungle_rules::{Game, Position, Rules};
+use std::sync::Arc;
+
+use jungle_rules::{Game, Position, Preset, Rules};
 use jungle_search::{Engine, EngineOptions, Evaluator, Limits, Network};
 
 fn engine(use_nnue: bool) -> Engine {
@@ -11,56 +13,91 @@ fn engine(use_nnue: bool) -> Engine {
     })
 }
 
+/// The presets with a built-in net: each one's net won an SPRT against the hand-written evaluation under its
+/// rules (docs/engine.md); the others are evaluated by hand.
+const PRESETS_WITH_A_NET: [Preset; 2] = [Preset::Standard, Preset::Modern];
+
+fn standard_net() -> &'static Arc<Network> {
+    Network::built_in(&Rules::default()).expect("the standard rules have a net")
+}
+
 #[test]
-fn the_net_evaluates_the_rules_it_was_trained_on_and_only_those() {
+fn an_eval_file_evaluates_the_rules_it_was_trained_on_and_only_those() {
     let fen = "l4ct/1d5/rp2w1e/7/7/7/2P2R1/ECW2D1/T5L b 9 5";
-    let net = Network::embedded();
-    for rules in ["standard", "modern", "leiden"] {
+    let dir = std::env::temp_dir().join(format!("jungle-nnue-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("standard.nnue");
+    std::fs::write(&path, standard_net().to_bytes()).unwrap();
+    let net = Network::load(&path).unwrap();
+    for (rules, serves) in [
+        ("standard", true),
+        ("quiet-ply-limit=50", true),
+        ("modern", false),
+        ("leiden", false),
+        ("dog-swims=true", false),
+    ] {
         let rules: Rules = rules.parse().unwrap();
+        assert_eq!(net.serves(&rules), serves, "{rules}");
         let pos = Position::from_fen(fen, &rules).unwrap();
-        let mut engine = engine(true);
+        let mut engine = Engine::new(EngineOptions {
+            hash_mb: 4,
+            eval_file: Some(path.clone()),
+            ..EngineOptions::default()
+        });
         engine.set_game(&Game::from_position(rules.clone(), pos));
-        let expected = if &rules == net.rules() {
+        assert_eq!(engine.active_network().is_some(), serves, "{rules}");
+        let expected = if serves {
             net.evaluate(&pos)
         } else {
             Evaluator::new(&rules).evaluate(&pos)
         };
         assert_eq!(engine.evaluate(), expected, "{rules}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The default options evaluate with the built-in net under the standard rules (the net won the SPRTs in
-/// docs/engine.md) and by hand under every rule set it was not trained on; `use_nnue: false` is the
-/// hand-written evaluation everywhere.
+/// The default options evaluate with the built-in net of the game's rules (the presets of
+/// `PRESETS_WITH_A_NET`, also under other draw rules) and by hand under every other rule set;
+/// `use_nnue: false` is the hand-written evaluation everywhere.
 #[test]
-fn by_default_the_net_evaluates_the_standard_rules_and_the_hand_written_evaluation_the_others() {
+fn by_default_each_preset_with_a_net_is_evaluated_by_it_and_every_other_rule_set_by_hand() {
     assert!(EngineOptions::default().use_nnue);
-    assert_eq!(Network::embedded().rules(), &Rules::default());
-    let fen = "l4ct/1d5/rp2w1e/7/7/7/2P2R1/ECW2D1/T5L b 9 5";
-    for (rules, net) in [
-        ("standard", true),
-        ("modern", false),
-        ("leiden", false),
-        ("dog-swims=true", false),
-    ] {
-        let rules: Rules = rules.parse().unwrap();
-        let pos = Position::from_fen(fen, &rules).unwrap();
+    let mut strings: Vec<String> = Preset::ALL.iter().map(|p| p.name().to_string()).collect();
+    strings.extend(
+        Preset::ALL
+            .iter()
+            .map(|p| format!("{},repetition-draw=0", p.name())),
+    );
+    strings.extend(["dog-swims=true", "modern,leopard-jumps=true"].map(String::from));
+    for text in strings {
+        let rules: Rules = text.parse().unwrap();
+        let preset = Preset::ALL.into_iter().find(|p| {
+            let mut options = *rules.options();
+            options.repetition_draw = Rules::default().options().repetition_draw;
+            Rules::preset(*p).options() == &options
+        });
+        let has_net = preset.is_some_and(|p| PRESETS_WITH_A_NET.contains(&p));
+        let pos = Position::start(&rules);
         let game = Game::from_position(rules.clone(), pos);
         let mut default = Engine::new(EngineOptions::default());
         default.set_game(&game);
-        assert_eq!(default.active_network().is_some(), net, "{rules}");
+        assert_eq!(default.active_network().is_some(), has_net, "{text}");
         let hand = Evaluator::new(&rules).evaluate(&pos);
-        let expected = if net {
-            Network::embedded().evaluate(&pos)
-        } else {
-            hand
-        };
-        assert_eq!(default.evaluate(), expected, "{rules}");
+        match default.active_network() {
+            Some(net) => {
+                assert!(net.serves(&rules), "{text}");
+                assert_eq!(default.evaluate(), net.evaluate(&pos), "{text}");
+            }
+            None => assert_eq!(default.evaluate(), hand, "{text}"),
+        }
         let mut by_hand = engine(false);
         by_hand.set_game(&game);
         assert!(by_hand.active_network().is_none());
-        assert_eq!(by_hand.evaluate(), hand, "{rules}");
+        assert_eq!(by_hand.evaluate(), hand, "{text}");
     }
+    // Each built-in net is its preset's, and the list above is the whole list.
+    let built_in: Vec<Preset> = Network::built_in_nets().iter().map(|(p, _)| *p).collect();
+    assert_eq!(built_in, PRESETS_WITH_A_NET);
 }
 
 #[test]
@@ -94,7 +131,7 @@ fn an_unreadable_eval_file_leaves_the_hand_written_evaluation() {
     let dir = std::env::temp_dir().join(format!("jungle-nnue-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("broken.nnue");
-    let bytes = Network::embedded().to_bytes();
+    let bytes = standard_net().to_bytes();
     std::fs::write(&path, &bytes[..bytes.len() - 10]).unwrap();
     let mut engine = Engine::new(EngineOptions {
         use_nnue: true,
@@ -114,7 +151,7 @@ fn an_unreadable_eval_file_leaves_the_hand_written_evaluation() {
         Evaluator::new(&Rules::default()).evaluate(game.position())
     );
     // A readable file is used.
-    std::fs::write(&path, Network::embedded().to_bytes()).unwrap();
+    std::fs::write(&path, standard_net().to_bytes()).unwrap();
     engine.set_options(EngineOptions {
         eval_file: Some(path.with_extension("other")),
         ..engine.options().clone()

@@ -7,7 +7,8 @@
 
 use std::sync::{Arc, OnceLock};
 
-use jungle_rules::{Position, Rules};
+use jungle_rules::rules::RuleOptions;
+use jungle_rules::{Position, Preset, Rules};
 
 use super::accumulator::Accumulator;
 use super::features::INPUTS;
@@ -19,8 +20,12 @@ const MAX_CP: i32 = 20_000;
 /// Longest rules string a file may carry (option strings are far shorter).
 const MAX_RULES_LEN: usize = 4096;
 
-/// The net shipped in the binary (see docs/engine.md for how it was made).
-static EMBEDDED: &[u8] = include_bytes!("../../nets/standard.nnue");
+/// The nets shipped in the binary, one per preset that has one (see docs/engine.md for how each was made and
+/// the match that let it in). Each file names its own rules; a test checks they are the preset's.
+static BUILT_IN: &[(Preset, &[u8])] = &[
+    (Preset::Standard, include_bytes!("../../nets/standard.nnue")),
+    (Preset::Modern, include_bytes!("../../nets/modern.nnue")),
+];
 
 /// Why a net file cannot be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -182,15 +187,40 @@ impl Network {
         out
     }
 
-    /// The net shipped in the binary, read once.
-    pub fn embedded() -> Arc<Network> {
-        static NET: OnceLock<Arc<Network>> = OnceLock::new();
-        Arc::clone(NET.get_or_init(|| {
-            Arc::new(Network::from_bytes(EMBEDDED).expect("the embedded net is valid (tested)"))
-        }))
+    /// The nets shipped in the binary, read once, with the presets they were trained for.
+    pub fn built_in_nets() -> &'static [(Preset, Arc<Network>)] {
+        static NETS: OnceLock<Vec<(Preset, Arc<Network>)>> = OnceLock::new();
+        NETS.get_or_init(|| {
+            BUILT_IN
+                .iter()
+                .map(|&(preset, bytes)| {
+                    let net =
+                        Network::from_bytes(bytes).expect("the built-in nets are valid (tested)");
+                    (preset, Arc::new(net))
+                })
+                .collect()
+        })
     }
 
-    /// The rules the net was trained for: the engine uses it only for a game under exactly these rules.
+    /// The built-in net that evaluates a game under `rules`: the net of the preset the rules are, or differ
+    /// from only in the draw rules (`repetition-draw`, `quiet-ply-limit`: they end games but do not change what
+    /// a position is worth to the search, which applies them itself). `None` for every other rule set: the
+    /// hand-written evaluation, which reads the rules, is the sensible one where no net was trained.
+    pub fn built_in(rules: &Rules) -> Option<&'static Arc<Network>> {
+        Network::built_in_nets()
+            .iter()
+            .map(|(_, net)| net)
+            .find(|net| net.serves(rules))
+    }
+
+    /// Whether the net evaluates games under `rules`: its own rules, with any draw rules (see
+    /// [`Network::built_in`]).
+    pub fn serves(&self, rules: &Rules) -> bool {
+        without_draw_rules(self.rules.options()) == without_draw_rules(rules.options())
+    }
+
+    /// The rules the net was trained for: the engine uses it only for a game under these rules (draw rules
+    /// aside: [`Network::serves`]).
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
@@ -227,6 +257,16 @@ impl Network {
     }
 }
 
+/// The options with the draw rules at their defaults: rule sets equal so share a built-in net.
+fn without_draw_rules(options: &RuleOptions) -> RuleOptions {
+    let default = RuleOptions::default();
+    RuleOptions {
+        repetition_draw: default.repetition_draw,
+        quiet_ply_limit: default.quiet_ply_limit,
+        ..*options
+    }
+}
+
 /// A net of random weights for the tests (the arithmetic must hold for any valid net, not just the shipped one).
 #[cfg(test)]
 pub(crate) fn random_net(seed: u64) -> Network {
@@ -252,6 +292,10 @@ pub(crate) fn random_net(seed: u64) -> Network {
 mod tests {
     use super::*;
 
+    fn standard() -> &'static Arc<Network> {
+        Network::built_in(&Rules::default()).expect("the standard rules have a net")
+    }
+
     #[test]
     fn a_net_reads_back_from_its_bytes() {
         let net = random_net(5);
@@ -259,15 +303,50 @@ mod tests {
     }
 
     #[test]
-    fn the_embedded_net_reads_and_writes_back_the_same_bytes() {
-        let net = Network::embedded();
-        assert_eq!(net.to_bytes(), EMBEDDED);
-        assert_eq!(net.rules(), &Rules::default());
+    fn each_built_in_net_reads_back_its_bytes_and_is_its_presets() {
+        assert_eq!(Network::built_in_nets().len(), BUILT_IN.len());
+        for ((preset, net), (_, bytes)) in Network::built_in_nets().iter().zip(BUILT_IN) {
+            assert_eq!(&net.to_bytes(), bytes, "{}", preset.name());
+            assert_eq!(net.rules(), &Rules::preset(*preset), "{}", preset.name());
+        }
+        assert!(
+            BUILT_IN
+                .iter()
+                .any(|(preset, _)| *preset == Preset::Standard),
+            "the standard rules have a net"
+        );
+    }
+
+    #[test]
+    fn a_rule_set_gets_its_presets_net_also_under_other_draw_rules_and_no_net_otherwise() {
+        for (preset, net) in Network::built_in_nets() {
+            let name = preset.name();
+            for text in [
+                name.to_string(),
+                format!("{name},quiet-ply-limit=100"),
+                format!("{name},repetition-draw=0,quiet-ply-limit=0"),
+            ] {
+                let rules: Rules = text.parse().unwrap();
+                let chosen = Network::built_in(&rules).expect(&text);
+                assert!(Arc::ptr_eq(chosen, net), "{text}");
+            }
+        }
+        // Options that change how the animals move or capture have no net unless a preset is exactly so.
+        for text in [
+            "dog-swims=true",
+            "universal-traps=true",
+            "leopard-jumps=true",
+        ] {
+            assert!(
+                Network::built_in(&text.parse().unwrap()).is_none(),
+                "{text}"
+            );
+        }
     }
 
     #[test]
     fn damaged_files_are_refused_with_a_reason() {
-        let good = Network::embedded().to_bytes();
+        let good = standard().to_bytes();
         assert_eq!(Network::from_bytes(b"hello"), Err(NetError::BadMagic));
         assert_eq!(
             Network::from_bytes(&good[..good.len() - 1]),
