@@ -116,7 +116,7 @@ pub struct LevelPlan {
     /// Whether the AI sets its animals up as the ordinary start position does, instead of at random.
     pub start_setup: bool,
     /// The chance of losing a Tiger, Lion or Elephant to an unknown piece, in percent, from which the top levels
-    /// search a second world where the loss is real ([`screen`]); 0: never.
+    /// search a second world where the loss is real (`screen`); 0: never.
     pub screen_percent: i32,
     /// How much the belief trusts that the other side sets up as the setup table draws, in percent of the
     /// table's scores (100: as the table draws, 0: every setup as likely; `Belief::posterior`).
@@ -192,7 +192,7 @@ pub struct Report {
     pub elapsed: Duration,
     /// The root moves with their average values, best first.
     pub scores: Vec<(Move, i32)>,
-    /// Whether the screen searched a second world ([`screen`]).
+    /// Whether the screen searched a second world (`screen`).
     pub screened: bool,
 }
 
