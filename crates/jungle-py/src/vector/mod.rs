@@ -20,7 +20,8 @@ use inputs::{Actions, Rows};
 use sampling::Pick;
 use slot::{Legal, Outputs, Setup, Slot, SlotState};
 
-/// Games below this many per thread are not worth handing to another thread.
+/// Games below this many per thread are not worth handing to another thread; a batch of at most this many is
+/// stepped on the calling thread.
 const MIN_GAMES_PER_TASK: usize = 64;
 /// The most games one `VectorEnv` may hold (about 3.5 KB of arrays each).
 const MAX_GAMES: usize = 1 << 20;
@@ -68,6 +69,51 @@ fn game_seed(seed: u64, game: usize) -> u64 {
 enum SeedArg {
     One(u64),
     PerGame(Vec<u64>),
+}
+
+/// A run of consecutive games and their rows of the batch's arrays, stepped one game after the other.
+struct Run<'a> {
+    slots: &'a mut [Slot],
+    legal: &'a mut [Legal],
+    actions: &'a [i64],
+    observations: &'a mut [u8],
+    final_observations: &'a mut [u8],
+    masks: &'a mut [u8],
+    rewards: &'a mut [f32],
+    terminated: &'a mut [bool],
+    truncated: &'a mut [bool],
+}
+
+impl Run<'_> {
+    /// Plays each game's (legal) action.
+    fn step(self, setup: &Setup) {
+        let games = self
+            .slots
+            .iter_mut()
+            .zip(self.legal.iter_mut())
+            .zip(self.actions)
+            .zip(self.observations.chunks_mut(OBSERVATION_SIZE))
+            .zip(self.final_observations.chunks_mut(OBSERVATION_SIZE))
+            .zip(self.masks.chunks_mut(ACTIONS))
+            .zip(self.rewards.iter_mut())
+            .zip(self.terminated.iter_mut())
+            .zip(self.truncated.iter_mut());
+        for (
+            (((((((slot, legal), &a), observation), final_observation), mask), reward), terminated),
+            truncated,
+        ) in games
+        {
+            let out = Outputs {
+                observation,
+                final_observation,
+                mask,
+                reward,
+                terminated,
+                truncated,
+            };
+            slot.step(setup, legal, a, out);
+        }
+    }
 }
 
 type StepResult = (
@@ -154,44 +200,62 @@ impl PyVectorEnv {
             truncated.as_slice_mut()?,
         );
         let (setup, slots, legal) = (&self.setup, &mut self.slots, &mut self.legal);
-        py.detach(|| {
-            (
+        if slots.len() <= MIN_GAMES_PER_TASK {
+            // Handing a few dozen games to the thread pool and waiting for them costs more than stepping them.
+            Run {
+                slots,
+                legal,
+                actions,
+                observations: obs,
+                final_observations: finals,
+                masks,
+                rewards,
+                terminated,
+                truncated,
+            }
+            .step(setup);
+        } else {
+            py.detach(|| {
                 (
-                    slots.par_iter_mut(),
-                    legal.par_iter_mut(),
-                    actions.par_iter(),
-                ),
-                obs.par_chunks_mut(OBSERVATION_SIZE),
-                finals.par_chunks_mut(OBSERVATION_SIZE),
-                masks.par_chunks_mut(ACTIONS),
-                rewards.par_iter_mut(),
-                terminated.par_iter_mut(),
-                truncated.par_iter_mut(),
-            )
-                .into_par_iter()
-                .with_min_len(MIN_GAMES_PER_TASK)
-                .for_each(
-                    |(
-                        (slot, legal, &a),
-                        observation,
-                        final_observation,
-                        mask,
-                        reward,
-                        terminated,
-                        truncated,
-                    )| {
-                        let out = Outputs {
-                            observation,
-                            final_observation,
-                            mask,
-                            reward,
-                            terminated,
-                            truncated,
-                        };
-                        slot.step(setup, legal, a, out);
-                    },
-                );
-        });
+                    (
+                        slots.par_chunks_mut(MIN_GAMES_PER_TASK),
+                        legal.par_chunks_mut(MIN_GAMES_PER_TASK),
+                        actions.par_chunks(MIN_GAMES_PER_TASK),
+                    ),
+                    obs.par_chunks_mut(MIN_GAMES_PER_TASK * OBSERVATION_SIZE),
+                    finals.par_chunks_mut(MIN_GAMES_PER_TASK * OBSERVATION_SIZE),
+                    masks.par_chunks_mut(MIN_GAMES_PER_TASK * ACTIONS),
+                    (
+                        rewards.par_chunks_mut(MIN_GAMES_PER_TASK),
+                        terminated.par_chunks_mut(MIN_GAMES_PER_TASK),
+                        truncated.par_chunks_mut(MIN_GAMES_PER_TASK),
+                    ),
+                )
+                    .into_par_iter()
+                    .for_each(
+                        |(
+                            (slots, legal, actions),
+                            observations,
+                            final_observations,
+                            masks,
+                            (rewards, terminated, truncated),
+                        )| {
+                            Run {
+                                slots,
+                                legal,
+                                actions,
+                                observations,
+                                final_observations,
+                                masks,
+                                rewards,
+                                terminated,
+                                truncated,
+                            }
+                            .step(setup);
+                        },
+                    );
+            });
+        }
         Ok(self.results(py))
     }
 
@@ -351,13 +415,17 @@ impl PyVectorEnv {
     /// One uniformly random legal action per game from each game's seeded generator, as an ``(n,)`` int64 array.
     fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         let legal = &mut self.legal;
-        let actions: Vec<i64> = py.detach(|| {
-            legal
-                .par_iter_mut()
-                .with_min_len(MIN_GAMES_PER_TASK)
-                .map(Legal::random_action)
-                .collect()
-        });
+        let actions: Vec<i64> = if legal.len() <= MIN_GAMES_PER_TASK {
+            legal.iter_mut().map(Legal::random_action).collect()
+        } else {
+            py.detach(|| {
+                legal
+                    .par_iter_mut()
+                    .with_min_len(MIN_GAMES_PER_TASK)
+                    .map(Legal::random_action)
+                    .collect()
+            })
+        };
         PyArray1::from_vec(py, actions)
     }
 
