@@ -18,6 +18,7 @@ use jungle_rules::{Rules, Side};
 use jungle_hidden::ai::Budget;
 
 use super::{Hub, HubError, MAX_TEXT, chosen_side, is_game_id, new_game_id, new_token};
+use crate::engine_queue::Requester;
 use crate::room::hidden::wire::NewHiddenGame;
 use crate::room::hidden::{EngineTurn, HiddenError, HiddenMode, HiddenRoom, RoomState};
 use crate::side_name;
@@ -168,9 +169,10 @@ impl Hub {
             } = turn;
             // The open game's time per level (untimed games): hidden games have no clock.
             let time = crate::engine::movetime(level, None, view.side_to_move());
+            let requester = Requester::of_game(&room.id, room.owner);
             let found = hub
                 .engine
-                .run(time, move || {
+                .run(&requester, time, move || {
                     let m = ai.choose_within(&view, Budget::time(time));
                     (m, ai)
                 })

@@ -451,3 +451,66 @@ async fn time_while_the_server_is_down_is_not_charged() {
     assert!(now_left + 30_000 > red_left, "{now_left} of {red_left}");
     assert_eq!(state["clock"]["running"], "red");
 }
+
+#[tokio::test]
+async fn a_newcomer_gets_the_engine_before_clients_who_keep_its_line_full() {
+    // Issue 29.1: ten clients (behind the trusted proxy) with three level-8 engine games each kept the one
+    // engine thread's line full, and a newcomer's level-1 game waited 51-55 s for the engine's reply: a short
+    // job overtook only the long jobs that arrived less than ~2.4 s before it.
+    let mut limits = Limits::default();
+    limits.set("engine-queue=64").unwrap();
+    let config = Config {
+        engine_threads: 1,
+        limits,
+        trusted_proxies: vec!["127.0.0.1".parse().unwrap()],
+        ..Config::new(
+            "127.0.0.1:0".parse().unwrap(),
+            temp_dir("engine-line").join("games.db"),
+        )
+    };
+    let server = start_config(&config).await;
+    // The engine opens every flood game (it plays Blue), so each asks for a 2.5 s search at once.
+    let mut flood = Vec::new();
+    for client in 1..=10 {
+        for _ in 0..3 {
+            let headers = [
+                "Content-Type: application/json".to_string(),
+                format!("X-Forwarded-For: 203.0.113.{client}"),
+            ];
+            let request = br#"{"opponent":"engine","level":8,"side":"red"}"#;
+            let (status, _, body) =
+                http_raw(server.addr, "POST", "/api/games", &headers, request).await;
+            assert_eq!(status, 201, "{body}");
+            flood.push(json(&body)["id"].as_str().unwrap().to_string());
+        }
+    }
+    let answered = || {
+        flood
+            .iter()
+            .filter(|id| {
+                let room = server.state.room(id).unwrap().unwrap();
+                !room.lock().game.moves().is_empty()
+            })
+            .count()
+    };
+    // The newcomer comes once the flood's jobs have waited longer than any head start a short job had.
+    while answered() == 0 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (id, cookie) = create(
+        server.addr,
+        r#"{"opponent":"engine","level":1,"side":"blue"}"#,
+    )
+    .await;
+    let mut newcomer = Client::connect(server.addr, &id, Some(&cookie)).await;
+    newcomer.send_move("a3a4").await;
+    newcomer.wait_for_ply(2).await;
+    // Before the reply the engine finished at most the search that was running and one that started while
+    // the newcomer's move was on its way; 28 of the flood's 30 searches were still waiting.
+    let before_the_newcomer = answered();
+    assert!(
+        before_the_newcomer <= 3,
+        "{before_the_newcomer} flood searches were answered before the newcomer's"
+    );
+    server.kill().await;
+}
