@@ -238,15 +238,17 @@ mod tests {
         level_nine.record.engine_side = Some("red".into());
         let refused = overdue_ending(&level_nine, &at(10 * MINUTE)).unwrap_err();
         assert!(refused.contains("engine level 9"), "{refused}");
-        let mut illegal = game(&[("a3a9", 60_000, 60_000)], Some(0));
-        illegal.moves[0].mv = "a3a9".into();
+        let illegal = game(&[("a3a9", 60_000, 60_000)], Some(0));
         assert!(overdue_ending(&illegal, &at(10 * MINUTE)).is_err());
     }
 
     #[test]
     fn an_untimed_game_under_way_is_never_overdue() {
         let mut untimed = game(&[("a3a4", 0, 0), ("g7g6", 0, 0)], Some(0));
-        untimed.record.clock_initial_ms = None;
+        (
+            untimed.record.clock_initial_ms,
+            untimed.record.clock_increment_ms,
+        ) = (None, None);
         for m in &mut untimed.moves {
             (m.blue_ms, m.red_ms) = (None, None);
         }
