@@ -194,7 +194,17 @@ fn columns() -> Vec<(&'static str, &'static str, Expect)> {
         ("engine_jobs", &["game_id", "ply", "node", "lease_until"]),
     ];
     for (table, cs) in elsewhere {
-        all.extend(cs.iter().map(|c| (*table, *c, Expect::Elsewhere)));
+        all.extend(cs.iter().map(|c| {
+            // The rating `won` is settled with at start (a value of Ann's that does not read).
+            let settles_won = *table == "ratings"
+                && ["rating", "deviation", "volatility", "updated_at"].contains(c);
+            let expect = if settles_won {
+                Expect::Open("won")
+            } else {
+                Expect::Elsewhere
+            };
+            (*table, *c, expect)
+        }));
     }
     all
 }
@@ -275,6 +285,7 @@ fn impossible_values() -> Vec<Damage> {
         ("hidden_games", "finished_at", "5", hid),
         ("hidden_moves", "ply", "7", hid),
         ("hidden_moves", "mv", "'a3a9'", hid),
+        ("ratings", "deviation", "-5", Expect::Open("won")),
     ]
     .into_iter()
     .map(|(table, column, value, expect)| Damage {
@@ -346,6 +357,13 @@ impl Backend for Postgres {
 
 const MINUTES_10: u64 = 600_000;
 
+/// Blue walks its Leopard up the d-file into Red's den while Red moves its Lion to and fro: a den win in 13
+/// plies.
+const DEN_RUN: [&str; 13] = [
+    "e3d3", "a9a8", "d3d4", "a8a9", "d4d5", "a9a8", "d5d6", "a8a9", "d6d7", "a9a8", "d7d8", "a8a9",
+    "d8d9",
+];
+
 fn game(id: &str, mode: &str) -> GameRecord {
     GameRecord {
         id: id.into(),
@@ -385,6 +403,8 @@ fn moves(store: &Store, id: &str, played: &[&str], clock: Option<u64>) {
 /// - `bad`: an engine game (level 3, Red) of 10 minutes + 2 s, two moves, Blue an account;
 /// - `days`: a correspondence game between two accounts, one move, paired by the lobby;
 /// - `lone`: a friend game without moves;
+/// - `won`: a rated game between the accounts whose last move (Blue into Red's den) ended it, its ending not
+///   stored yet (the process died between the two writes): the start stores it, settling the ratings;
 /// - `hid`: a hidden friend game with both setups and two moves;
 /// - two accounts, a session, a seek, a rating with its history, a puzzle's and a solver's rating and an
 ///   attempt, and an engine job.
@@ -418,6 +438,12 @@ fn fixture(store: &Store) {
     store.bind_seat("days", "blue", &ann).unwrap();
     store.bind_seat("days", "red", &bob).unwrap();
     store.insert_game(&game("lone", "friend")).unwrap();
+    store.insert_game(&game("won", "friend")).unwrap();
+    let players = jungle_rules::BySide::new(ann.id, bob.id);
+    store
+        .mark_rated("won", players, jungle_platform::store::Category::Blitz)
+        .unwrap();
+    moves(store, "won", &DEN_RUN, None);
 
     store
         .insert_hidden_game(&HiddenRecord {
@@ -564,6 +590,15 @@ fn check_served(hub: &Arc<Hub>, case: &str, damage: &Damage) {
             Err(e) => panic!("{case}: the damaged hidden game: {e}"),
         },
         Expect::Elsewhere => {}
+    }
+    // The game whose ending the start stored, unless a rating it settles was damaged.
+    if !matches!(damage.expect, Expect::Open("won")) {
+        let won = hub.store.game("won").unwrap().unwrap();
+        assert_eq!(
+            won.result.as_deref(),
+            Some("1-0"),
+            "{case}: the ending of won"
+        );
     }
     // The hidden game is served unless its own rows were damaged.
     if !damage.table.starts_with("hidden") {

@@ -323,15 +323,18 @@ impl Hub {
             };
         }
         // A game whose last move ended it but whose ending was not written yet (the process died between
-        // the two writes): write it now, so it leaves the live list.
+        // the two writes): write it now, so it leaves the live list. (A rated game's players' ratings are read
+        // to settle it: a damaged rating row makes this game one that cannot be ended, so it is damaged too.)
         if let (Some(outcome), None) = (state.game.outcome(), &record.result) {
-            self.store.finish(
-                id,
-                moves.len() as u32,
-                outcome.result_str(),
-                outcome.winner.map(side_name),
-                outcome.termination.as_str(),
-            )?;
+            self.store
+                .finish(
+                    id,
+                    moves.len() as u32,
+                    outcome.result_str(),
+                    outcome.winner.map(side_name),
+                    outcome.termination.as_str(),
+                )
+                .map_err(|e| LoadError::from((id, e)))?;
             state.recorded_outcome = Some(outcome);
         }
         let loaded = Arc::new(Room::new(id.to_string(), state, None, self.outbox()));
