@@ -48,6 +48,33 @@ pub fn damaged(id: &str, reason: impl std::fmt::Display) -> LoadError {
     }
 }
 
+/// The columns of a stored game's row that every kind of game has.
+#[derive(Clone, Copy, Debug)]
+pub struct GameRow<'a> {
+    pub created_at: i64,
+    pub mode: &'a str,
+    pub engine_level: Option<u8>,
+    pub engine_side: Option<&'a str>,
+    pub result: Option<&'a str>,
+    pub winner: Option<&'a str>,
+    pub termination: Option<&'a str>,
+    pub finished_at: Option<i64>,
+}
+
+/// The checks of a game's row that do not need its rules ([`created_at`], [`engine_seat`], [`ending`]); the
+/// engine's seat, if the game has one.
+pub fn game_row(row: GameRow) -> Result<Option<(u8, Side)>, String> {
+    created_at(row.created_at)?;
+    let engine = engine_seat(row.mode, row.engine_level, row.engine_side)?;
+    ending(
+        row.result,
+        row.winner,
+        row.termination,
+        Some(row.finished_at),
+    )?;
+    Ok(engine)
+}
+
 /// When the game was made (Unix ms): before 1970 is no moment a game was made at.
 pub fn created_at(ms: i64) -> Result<(), String> {
     if ms < 0 {

@@ -22,18 +22,16 @@ pub fn stored_outcome(record: &GameRecord) -> Option<Outcome> {
 /// Who plays a stored game, and the checks of its row that do not need the rules: when it was made, the
 /// engine's seat, its ending.
 fn stored_mode(record: &GameRecord) -> Result<Mode, String> {
-    stored::created_at(record.created_at)?;
-    let engine = stored::engine_seat(
-        &record.mode,
-        record.engine_level,
-        record.engine_side.as_deref(),
-    )?;
-    stored::ending(
-        record.result.as_deref(),
-        record.winner.as_deref(),
-        record.termination.as_deref(),
-        Some(record.finished_at),
-    )?;
+    let engine = stored::game_row(stored::GameRow {
+        created_at: record.created_at,
+        mode: &record.mode,
+        engine_level: record.engine_level,
+        engine_side: record.engine_side.as_deref(),
+        result: record.result.as_deref(),
+        winner: record.winner.as_deref(),
+        termination: record.termination.as_deref(),
+        finished_at: record.finished_at,
+    })?;
     match (record.mode.as_str(), engine) {
         ("engine", Some((level, side))) => Ok(Mode::Engine { level, side }),
         ("friend", None) => Ok(Mode::Friend),
