@@ -107,7 +107,7 @@ impl Store {
              LIMIT ?5 OFFSET ?6"
         );
         self.with(|conn| {
-            conn.query_map(
+            conn.query_readable(
                 &sql,
                 params![
                     user_id,
