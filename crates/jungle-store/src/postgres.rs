@@ -498,6 +498,11 @@ impl Conn for On<'_> {
             RowLock::SkipLocked => " FOR UPDATE SKIP LOCKED",
         }
     }
+
+    fn clock_ms(&self) -> &'static str {
+        // `clock_timestamp()`, not `now()`: `now()` is when the transaction began.
+        "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
+    }
 }
 
 /// The store's `?N` placeholders as PostgreSQL's `$N` (a `?` inside a quoted literal stays).
