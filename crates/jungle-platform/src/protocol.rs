@@ -6,7 +6,8 @@
 //! Server → client ([`ServerMessage`]): `{"type":"welcome","seat":"blue"|"red"|null}` once, then
 //! `{"type":"state",...}` ([`Snapshot`]) after every change (the same text for every watcher of the game),
 //! `{"type":"error","message":...}` to the sender of a refused message, `{"type":"notice","event":...,"by":...,
-//! "text":...}` for news such as a declined draw, and `{"type":"pong"}`.
+//! "text":...}` for news such as a declined draw, `{"type":"pong"}`, and `{"type":"heartbeat"}` every second (the
+//! connection loop sends it, `jungle-server`'s `shared::arrival`: a page takes a silent connection for dead).
 
 use jungle_rules::{Animal, Rules, Side};
 use serde::{Deserialize, Serialize, Serializer};
@@ -57,6 +58,21 @@ impl ClientMessage {
             return Err(ProtocolError::TooLarge(text.len()));
         }
         serde_json::from_str(text).map_err(|e| ProtocolError::Garbled(e.to_string()))
+    }
+
+    /// The message's `type`, as it is sent (for logs).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ClientMessage::Move { .. } => "move",
+            ClientMessage::Resign => "resign",
+            ClientMessage::OfferDraw => "offer_draw",
+            ClientMessage::DeclineDraw => "decline_draw",
+            ClientMessage::Takeback => "takeback",
+            ClientMessage::Abort => "abort",
+            ClientMessage::ClaimWin => "claim_win",
+            ClientMessage::ClaimDraw => "claim_draw",
+            ClientMessage::Ping => "ping",
+        }
     }
 }
 

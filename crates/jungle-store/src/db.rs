@@ -230,6 +230,10 @@ pub trait Conn {
     /// `FOR UPDATE SKIP LOCKED` (rows another transaction holds are passed over). Nothing on SQLite, whose
     /// transactions take the database's write lock when they begin: no other writer runs until they end.
     fn row_lock(&self, lock: RowLock) -> &'static str;
+
+    /// An SQL expression for the database's clock at the moment it is evaluated, in whole milliseconds since
+    /// the epoch (not the transaction's start: a transaction that waited for a lock sees the time it got it).
+    fn clock_ms(&self) -> &'static str;
 }
 
 /// How a `SELECT` in a transaction locks the rows it reads ([`Conn::row_lock`]).

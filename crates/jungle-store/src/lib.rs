@@ -38,6 +38,8 @@ mod cluster;
 pub use cluster::{EngineJob, TimedMove};
 mod hidden;
 pub use hidden::HiddenRecord;
+mod late_move;
+pub use late_move::MOVE_MAX_AGE;
 mod overdue;
 mod rematch;
 pub use overdue::{Ending, Sweep, Swept, Unattended, Verdict};
@@ -75,6 +77,11 @@ pub enum StoreError {
     /// A move for a game whose ending is stored (another node decided it first: a flag, an abort).
     #[error("the game is over: no move is stored after its ending")]
     Finished,
+    /// A player's move that reached the database more than [`MOVE_MAX_AGE`] after its server received it
+    /// (the server was stopped or starved, or the database slow): refused, so it never appears after its
+    /// player gave up on it.
+    #[error("the move arrived too late ({age_ms} ms after the server received it)")]
+    Late { age_ms: i64 },
 }
 
 impl StoreError {
@@ -273,12 +280,28 @@ impl Store {
     /// Stores a move of an unfinished game: [`StoreError::Finished`] when the game's ending is stored,
     /// a conflict ([`StoreError::is_conflict`]) when its ply is.
     pub fn insert_move(&self, id: &str, m: &MoveRecord) -> Result<(), StoreError> {
-        self.transaction(|tx| insert_move_on(tx, id, m))
+        self.transaction(|tx| insert_move_on(tx, id, m, None))
+    }
+
+    /// Stores a player's move as [`Store::insert_move`] does, unless it reaches the database more than
+    /// [`MOVE_MAX_AGE`] after `received_at_ms`, when its server received it: then [`StoreError::Late`] and
+    /// nothing is stored.
+    pub fn insert_players_move(
+        &self,
+        id: &str,
+        m: &MoveRecord,
+        received_at_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.transaction(|tx| insert_move_on(tx, id, m, Some(received_at_ms)))
     }
 
     /// Inserts many moves in one transaction (PGN import).
     pub fn insert_moves(&self, id: &str, moves: &[MoveRecord]) -> Result<(), StoreError> {
-        self.transaction(|tx| moves.iter().try_for_each(|m| insert_move_on(tx, id, m)))
+        self.transaction(|tx| {
+            moves
+                .iter()
+                .try_for_each(|m| insert_move_on(tx, id, m, None))
+        })
     }
 
     /// Removes the moves from `ply` on (a takeback) and clears any recorded ending.
@@ -593,13 +616,23 @@ fn stored_from(conn: &dyn Conn, tables: Tables, id: &str, ply: u32) -> Result<bo
 }
 
 /// Inserts one move inside the transaction `tx`, only while the game has no ending (its row locked:
-/// [`refuse_if_ended`]); the key (game, ply) refuses a second move at the same ply.
-fn insert_move_on(tx: &dyn Conn, id: &str, m: &MoveRecord) -> Result<(), StoreError> {
+/// [`refuse_if_ended`]); the key (game, ply) refuses a second move at the same ply. A player's move, received
+/// by its server at `received_at_ms`, is refused once it is too old ([`late_move::refuse_if_late`]): checked
+/// last, after any wait for the game's row, so the age is the one the move has when it would be committed.
+fn insert_move_on(
+    tx: &dyn Conn,
+    id: &str,
+    m: &MoveRecord,
+    received_at_ms: Option<i64>,
+) -> Result<(), StoreError> {
     refuse_if_ended(tx, OPEN, id)?;
     tx.execute(
         "INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![id, m.ply, m.mv, m.blue_ms, m.red_ms, now_ms()],
     )?;
+    if let Some(received_at_ms) = received_at_ms {
+        late_move::refuse_if_late(tx, received_at_ms)?;
+    }
     Ok(())
 }
 
@@ -683,7 +716,7 @@ pub(crate) mod tests {
             assert!(store.insert_move("g1", &a_move(0, "g7g6")).is_err());
             // Inside a transaction too (an import, a correspondence move): nothing of it is kept.
             assert!(store.insert_moves("g1", &[a_move(1, "g7g6"), a_move(0, "a3a4")]).is_err());
-            assert!(store.insert_move_with_deadline("g1", &a_move(0, "a3a4"), 5).is_err());
+            assert!(store.insert_move_with_deadline("g1", &a_move(0, "a3a4"), 5, None).is_err());
             assert_eq!(store.moves("g1").unwrap(), [a_move(0, "a3a4")]);
             assert_eq!(store.correspondence("g1").unwrap(), None);
         }
@@ -735,7 +768,7 @@ pub(crate) mod tests {
             let refused = store.insert_move("g1", &a_move(2, "a4a5")).unwrap_err();
             assert!(matches!(refused, StoreError::Finished) && refused.is_conflict(), "{refused}");
             // A correspondence move too.
-            assert!(store.insert_move_with_deadline("g1", &a_move(2, "a4a5"), 5).unwrap_err().is_conflict());
+            assert!(store.insert_move_with_deadline("g1", &a_move(2, "a4a5"), 5, None).unwrap_err().is_conflict());
             assert_eq!(store.moves("g1").unwrap().len(), 2);
         }
 

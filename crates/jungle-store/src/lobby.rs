@@ -396,15 +396,17 @@ impl Store {
         })
     }
 
-    /// Stores a correspondence move and the opponent's new deadline together.
+    /// Stores a correspondence move and the opponent's new deadline together; a player's move received at
+    /// `received_at_ms` is refused as [`Store::insert_players_move`] refuses it.
     pub fn insert_move_with_deadline(
         &self,
         id: &str,
         m: &MoveRecord,
         deadline_at: i64,
+        received_at_ms: Option<i64>,
     ) -> Result<(), StoreError> {
         self.transaction(|tx| {
-            insert_move_on(tx, id, m)?;
+            insert_move_on(tx, id, m, received_at_ms)?;
             tx.execute(
                 "UPDATE games SET deadline_at = ?2 WHERE id = ?1",
                 params![id, deadline_at],

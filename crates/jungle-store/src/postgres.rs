@@ -43,6 +43,13 @@ const MIGRATIONS: &[&str] = &[
 /// no other lock of the database uses: "jungle" in ASCII).
 const MIGRATION_LOCK: i64 = 0x6a75_6e67_6c65;
 
+/// How long PostgreSQL lets one of the store's sessions sit in an open transaction with nothing to do before
+/// it ends the session, rolling the transaction back. The store sends a transaction's statements back to back
+/// (milliseconds); a node that hangs in the middle of one (a stopped process, a frozen machine) would
+/// otherwise keep the game's row locked, and every other node's move in that game would wait until it runs
+/// again. Set on each session, unless the URL's `options` set it.
+const IDLE_IN_TRANSACTION: Duration = Duration::from_secs(5);
+
 /// How a PostgreSQL store connects and how long it waits.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -122,6 +129,16 @@ pub fn parse_url(url: &str) -> Result<(tokio_postgres::Config, Settings), StoreE
         config.connect_timeout(settings.connect_timeout);
     }
     config.application_name("jungle");
+    let idle = format!(
+        "-c idle_in_transaction_session_timeout={}",
+        IDLE_IN_TRANSACTION.as_millis()
+    );
+    let options = match config.get_options() {
+        Some(own) if own.contains("idle_in_transaction_session_timeout") => own.to_string(),
+        Some(own) => format!("{own} {idle}"),
+        None => idle,
+    };
+    config.options(&options);
     Ok((config, settings))
 }
 
@@ -503,6 +520,11 @@ impl Conn for On<'_> {
             RowLock::SkipLocked => " FOR UPDATE SKIP LOCKED",
         }
     }
+
+    fn clock_ms(&self) -> &'static str {
+        // `clock_timestamp()`, not `now()`: `now()` is when the transaction began.
+        "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"
+    }
 }
 
 /// The store's `?N` placeholders as PostgreSQL's `$N` (a `?` inside a quoted literal stays).
@@ -671,6 +693,55 @@ mod tests {
     use crate::testing::OwnPostgres;
     use crate::tests::{a_move, record};
     use crate::{Store, StoreError};
+
+    #[test]
+    fn sessions_end_a_transaction_left_idle_unless_the_url_says_otherwise() {
+        let (config, _) = parse_url("postgres://x/y").unwrap();
+        assert_eq!(
+            config.get_options(),
+            Some("-c idle_in_transaction_session_timeout=5000")
+        );
+        let (config, _) = parse_url("postgres://x/y?options=-c%20search_path%3Ds1").unwrap();
+        assert_eq!(
+            config.get_options(),
+            Some("-c search_path=s1 -c idle_in_transaction_session_timeout=5000")
+        );
+        let own = "-c idle_in_transaction_session_timeout=0";
+        let (config, _) = parse_url(&format!(
+            "postgres://x/y?options={}",
+            own.replace(' ', "%20").replace('=', "%3D")
+        ))
+        .unwrap();
+        assert_eq!(config.get_options(), Some(own));
+    }
+
+    /// A node that hangs inside a transaction (here: a thread that sleeps there) holding a game's row: its
+    /// session is ended after [`IDLE_IN_TRANSACTION`], its transaction rolled back, and another node's move
+    /// in the game goes through instead of waiting for it.
+    #[test]
+    fn a_transaction_left_idle_is_ended_and_the_game_s_row_freed() {
+        let schema = ScratchSchema::new(&test_postgres_url()).unwrap_or_else(|e| panic!("{e}"));
+        let url = schema.url();
+        let hung = Store::open(std::path::Path::new(&url)).unwrap();
+        let other = Store::open(std::path::Path::new(&url)).unwrap();
+        hung.insert_game(&record("g1")).unwrap();
+        std::thread::scope(|s| {
+            let holder = s.spawn(|| {
+                hung.transaction(|tx| {
+                    crate::refuse_if_ended(tx, crate::OPEN, "g1")?;
+                    std::thread::sleep(IDLE_IN_TRANSACTION + Duration::from_secs(2));
+                    Ok::<_, StoreError>(())
+                })
+            });
+            std::thread::sleep(Duration::from_millis(500));
+            other.insert_move("g1", &a_move(0, "a3a4")).unwrap();
+            assert!(
+                holder.join().unwrap().is_err(),
+                "the idle transaction was committed"
+            );
+        });
+        assert_eq!(other.moves("g1").unwrap(), [a_move(0, "a3a4")]);
+    }
 
     #[test]
     fn servers_starting_together_migrate_once() {

@@ -136,6 +136,11 @@ impl Conn for On<'_> {
     fn row_lock(&self, _: RowLock) -> &'static str {
         ""
     }
+
+    fn clock_ms(&self) -> &'static str {
+        // In this process: the same clock as the server's.
+        "CAST(unixepoch('subsec') * 1000 AS INTEGER)"
+    }
 }
 
 /// A stored cell as a [`Value`]. SQLite lets any cell hold any type, so a hand-edited file may hold a blob or

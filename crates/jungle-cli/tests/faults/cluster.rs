@@ -126,6 +126,37 @@ impl Cluster {
     pub fn restart(&self, part: &str) {
         self.run("restart", part);
     }
+
+    /// Hangs a part (`node1`…, `nats`): SIGSTOP, its connections open and unanswered.
+    pub fn pause(&self, part: &str) {
+        self.run("pause", part);
+    }
+
+    /// Lets a paused part run on (SIGCONT).
+    pub fn resume(&self, part: &str) {
+        self.run("resume", part);
+    }
+
+    /// A part's log so far.
+    pub fn log(&self, part: &str) -> String {
+        std::fs::read_to_string(self.dir.join("logs").join(format!("{part}.log")))
+            .unwrap_or_default()
+    }
+
+    /// The node (`node1`…) that answered the request nginx gave the id `request_id` (each node logs the id of
+    /// every request it answers), once its log shows it.
+    pub async fn node_that_answered(&self, request_id: &str) -> String {
+        for _ in 0..100 {
+            if let Some(node) = (1..=3)
+                .map(|n| format!("node{n}"))
+                .find(|node| self.log(node).contains(request_id))
+            {
+                return node;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("no node logged the request {request_id}");
+    }
 }
 
 /// The last lines of each part's log that a failed test shows (the folder is removed after the test).

@@ -16,6 +16,10 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 /// Generous: the machine may be busy. Tests never assert on time; this only bounds a wait that failed.
 pub const PATIENCE: Duration = Duration::from_secs(30);
 
+/// As on the game page: a connection on which nothing arrived for this long (a node sends a heartbeat every
+/// second) is taken for dead.
+pub const SILENT: Duration = Duration::from_secs(4);
+
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
 /// One HTTP/1.0 request (so nginx answers without chunking and closes): (status, Set-Cookie pairs, body).
@@ -108,6 +112,7 @@ impl Visitor {
             seat: String::new(),
             state: Value::Null,
             reconnections: 0,
+            request_id: String::new(),
         };
         player.connect().await.expect("the first connection opens");
         player
@@ -124,6 +129,8 @@ pub struct Player {
     pub state: Value,
     /// How often the connection was lost and opened again.
     pub reconnections: usize,
+    /// The id nginx gave the upgrade of the current connection (the node that took it logs it).
+    pub request_id: String,
 }
 
 impl Player {
@@ -135,10 +142,16 @@ impl Player {
         let headers = request.headers_mut();
         headers.insert("Cookie", self.cookie.parse().unwrap());
         headers.insert("Origin", format!("http://{}", self.addr).parse().unwrap());
-        let (socket, _) = timeout(PATIENCE, tokio_tungstenite::connect_async(request))
+        let (socket, response) = timeout(PATIENCE, tokio_tungstenite::connect_async(request))
             .await
             .map_err(|_| "no answer to the upgrade".to_string())?
             .map_err(|e| e.to_string())?;
+        self.request_id = response
+            .headers()
+            .get("x-request-id")
+            .and_then(|id| id.to_str().ok())
+            .unwrap_or_default()
+            .to_string();
         self.socket = Some(socket);
         let welcome = self.next().await?;
         assert_eq!(welcome["type"], "welcome", "{welcome}");
@@ -187,13 +200,13 @@ impl Player {
             .map_err(|e| e.to_string())
     }
 
-    /// The next JSON message; an error when the connection closes.
+    /// The next JSON message; an error when the connection closes or stays silent (the page's rule).
     async fn next(&mut self) -> Result<Value, String> {
         let socket = self.socket.as_mut().ok_or("not connected")?;
         loop {
-            let frame = timeout(PATIENCE, socket.next())
+            let frame = timeout(SILENT, socket.next())
                 .await
-                .map_err(|_| format!("game {}: nothing arrived", self.id))?;
+                .map_err(|_| format!("game {}: nothing arrived for {SILENT:?}", self.id))?;
             match frame {
                 Some(Ok(Message::Text(text))) => return Ok(serde_json::from_str(&text).unwrap()),
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
@@ -227,9 +240,8 @@ impl Player {
         self.state["turn"] == self.seat.as_str() && self.state["outcome"].is_null()
     }
 
-    /// Plays a legal move (the `choice`-th, round the list) and waits for its acknowledgement: the state with
-    /// the move in it. `Err`: the move was not acknowledged, and why.
-    pub async fn play(&mut self, choice: usize) -> Result<String, NotPlayed> {
+    /// Sends a legal move (the `choice`-th, round the list) without waiting for anything: the move sent.
+    pub async fn send_move(&mut self, choice: usize) -> Result<String, String> {
         assert!(self.my_turn(), "game {}: not {}'s turn", self.id, self.seat);
         let legal: Vec<&str> = self.state["legal"]
             .as_array()
@@ -238,10 +250,16 @@ impl Player {
             .map(|m| m.as_str().unwrap())
             .collect();
         let mv = legal[choice % legal.len()].to_string();
-        let ply = ply_of(&self.state);
         self.send(&format!(r#"{{"type":"move","move":"{mv}"}}"#))
-            .await
-            .map_err(NotPlayed::Lost)?;
+            .await?;
+        Ok(mv)
+    }
+
+    /// Plays a legal move (the `choice`-th, round the list) and waits for its acknowledgement: the state with
+    /// the move in it. `Err`: the move was not acknowledged, and why.
+    pub async fn play(&mut self, choice: usize) -> Result<String, NotPlayed> {
+        let ply = ply_of(&self.state);
+        let mv = self.send_move(choice).await.map_err(NotPlayed::Lost)?;
         loop {
             let message = self.next().await.map_err(NotPlayed::Lost)?;
             match message["type"].as_str() {

@@ -32,6 +32,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::AppState;
+use crate::shared::arrival::{HEARTBEAT, HEARTBEAT_JSON};
 use crate::shared::error::{ApiError, find_room};
 use crate::shared::guard::Client;
 use crate::shared::relay::{FLOOD_MESSAGE, Incoming};
@@ -90,9 +91,17 @@ where
     // Each analysis has a number; reports of a replaced one that were already on their way are dropped.
     let mut generation = 0u64;
     let mut heard = Instant::now();
+    // The page takes a connection silent for a few seconds for dead, as a game's (`shared::arrival`).
+    let mut heartbeat = tokio::time::interval_at(heard + HEARTBEAT, HEARTBEAT);
+    heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
             () = tokio::time::sleep_until(heard + idle) => break,
+            _ = heartbeat.tick() => {
+                if tx.send(HEARTBEAT_JSON.to_string()).await.is_err() {
+                    break;
+                }
+            }
             report = outgoing.recv() => {
                 let Some((of, text)) = report else { break };
                 if of == generation && tx.send(text).await.is_err() {

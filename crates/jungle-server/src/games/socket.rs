@@ -41,8 +41,8 @@ pub async fn serve_connection<Tx, Rx>(
         ),
         error_json,
     };
-    relay(&hub.limits, &room, peer, |text| {
-        handle(&hub, &room, seat, text)
+    relay(&hub.limits, &room, peer, |text, received_at_ms| {
+        handle(&hub, &room, seat, text, received_at_ms)
     })
     .await;
 }
@@ -71,17 +71,24 @@ fn error_json(message: &str) -> String {
     ServerMessage::Error { message }.to_json()
 }
 
-/// Carries out one message; the reply (if any) goes to this connection only. Changes reach everyone through
-/// the room's broadcast.
-pub fn handle(hub: &Arc<Hub>, room: &Arc<Room>, seat: Option<Side>, text: &str) -> Option<String> {
+/// Carries out one message, which arrived at `received_at_ms` (milliseconds since the epoch); the reply (if
+/// any) goes to this connection only. Changes reach everyone through the room's broadcast.
+pub fn handle(
+    hub: &Arc<Hub>,
+    room: &Arc<Room>,
+    seat: Option<Side>,
+    text: &str,
+    received_at_ms: i64,
+) -> Option<String> {
     let message = match ClientMessage::parse(text) {
         Ok(message) => message,
         Err(e) => return Some(error_json(&e.to_string())),
     };
     let store = &hub.store;
+    let action = message.kind();
     let result: Result<(), ActionError> = match message {
         ClientMessage::Ping => return Some(ServerMessage::Pong.to_json()),
-        ClientMessage::Move { mv } => room.play(store, seat, &mv),
+        ClientMessage::Move { mv } => room.play_received(store, seat, &mv, received_at_ms),
         ClientMessage::Resign => room.resign(store, seat),
         ClientMessage::OfferDraw => {
             let engine_side = match room.lock().mode {
@@ -112,6 +119,12 @@ pub fn handle(hub: &Arc<Hub>, room: &Arc<Room>, seat: Option<Side>, text: &str) 
             hub.after_change(room);
             Some(error_json(&e.to_string()))
         }
+        // The player is told to try again; the operator needs the game and the cause (a database away, a
+        // move that arrived too late).
+        Err(e @ (ActionError::Store(_) | ActionError::Reload(_))) => {
+            tracing::warn!(game = %room.id, action, cause = %e, "a player's action was refused: not saved");
+            Some(error_json(&e.to_string()))
+        }
         Err(e) => Some(error_json(&e.to_string())),
     }
 }
@@ -120,6 +133,7 @@ pub fn handle(hub: &Arc<Hub>, room: &Arc<Room>, seat: Option<Side>, text: &str) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shared::arrival::HEARTBEAT;
     use crate::shared::relay::FLOOD_MESSAGE;
     use jungle_platform::hub::NewGame;
     use jungle_platform::limits::Limits;
@@ -249,11 +263,56 @@ mod tests {
         tokio::time::sleep(Duration::from_secs(100)).await;
         peer.send(r#"{"type":"ping"}"#).await;
         peer.next_of("pong").await;
-        // Heard 100 s in: still open at 200 s, closed after 220 s.
+        // Heard 100 s in: still open at 200 s, closed after 220 s (its heartbeats are no sign of the client).
         tokio::time::sleep(Duration::from_secs(100)).await;
         assert!(!peer.task.is_finished());
-        assert!(peer.next().await.is_none());
+        while let Some(message) = peer.next().await {
+            assert_eq!(message["type"], "heartbeat", "{message}");
+        }
         peer.task.await.unwrap();
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_quiet_connection_hears_a_heartbeat_every_second() {
+        let hub = hub(Limits::default());
+        let room = friend_game(&hub);
+        let mut peer = Peer::connect(&hub, &room, Some(Side::Blue));
+        peer.next_of("state").await;
+        let start = tokio::time::Instant::now();
+        for beat in 1..=5 {
+            assert_eq!(peer.next().await.unwrap()["type"], "heartbeat");
+            assert_eq!(start.elapsed(), HEARTBEAT * beat);
+        }
+    }
+
+    /// A move that sat unread while the server could not run (stopped for 40 s: the paused clock jumps
+    /// before the connection's loop runs again) is dated from before the stop, and the store refuses it; a
+    /// move sent once the server runs again is played.
+    #[tokio::test(start_paused = true)]
+    async fn a_move_read_after_the_server_could_not_run_is_refused_and_not_stored() {
+        let hub = hub(Limits::default());
+        let room = friend_game(&hub);
+        let mut player = Peer::connect(&hub, &room, Some(Side::Blue));
+        player.next_of("state").await;
+        player.send(r#"{"type":"move","move":"a3a4"}"#).await;
+        // No await between the frame and the jump: the loop has not run.
+        tokio::time::advance(Duration::from_secs(40)).await;
+        let refused = player.next_of("error").await;
+        assert!(
+            refused["message"].as_str().unwrap().contains("too late"),
+            "{refused}"
+        );
+        assert!(hub.store.moves(&room.id).unwrap().is_empty());
+        assert_eq!(room.snapshot().ply, 0);
+        // Running normally again (a heartbeat on time): the same move is played.
+        tokio::time::sleep(HEARTBEAT * 2).await;
+        player.send(r#"{"type":"move","move":"a3a4"}"#).await;
+        loop {
+            if player.next_of("state").await["ply"] == 1 {
+                break;
+            }
+        }
+        assert_eq!(hub.store.moves(&room.id).unwrap().len(), 1);
     }
 
     #[tokio::test]

@@ -210,7 +210,7 @@ async fn websocket(
                 welcome: None,
                 error_json: socket::error_json,
             };
-            relay(&hub.limits, &room, peer, |text| {
+            relay(&hub.limits, &room, peer, |text, _received_at_ms| {
                 socket::handle(&hub, &room, seat, text)
             })
             .await;

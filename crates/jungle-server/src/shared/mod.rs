@@ -1,6 +1,7 @@
 //! What every feature of the site shares, importing no feature: errors, pages, cookies, sessions, the CSRF
 //! check, seat cookies, websockets and their loop, the request guard and proxies, the embedded assets.
 
+pub mod arrival;
 pub mod assets;
 pub mod cookies;
 pub mod csrf;

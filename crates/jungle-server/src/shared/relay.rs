@@ -11,6 +11,8 @@ use jungle_platform::room::{Kind, Room};
 use jungle_rules::Side;
 use tokio::time::Instant;
 
+use crate::shared::arrival::{Arrivals, HEARTBEAT, HEARTBEAT_JSON, epoch_ms};
+
 /// A frame from the client, reduced to what the room cares about.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Incoming {
@@ -87,13 +89,14 @@ pub(crate) struct Peer<Tx, Rx> {
 
 /// What every game connection does, open or hidden: sends the peer's welcome and its audience's state of
 /// `room`, then until either side closes it, nothing arrives for the idle limit, or the client sends faster
-/// than its message limit, answers each frame (by [`answer_frame`]: text is carried out by `handle`) and
-/// sends each of the room's later messages for its audience.
+/// than its message limit, answers each frame (by [`answer_frame`]: text is carried out by `handle`, given
+/// the text and when it arrived, in milliseconds since the epoch: [`Arrivals`]), sends each of the room's
+/// later messages for its audience, and a heartbeat every [`HEARTBEAT`].
 pub(crate) async fn relay<K: Kind, Tx, Rx>(
     limits: &Limits,
     room: &Room<K>,
     peer: Peer<Tx, Rx>,
-    mut handle: impl FnMut(&str) -> Option<String>,
+    mut handle: impl FnMut(&str, i64) -> Option<String>,
 ) where
     Tx: Sink<String> + Unpin,
     Rx: Stream<Item = Incoming> + Unpin,
@@ -116,21 +119,34 @@ pub(crate) async fn relay<K: Kind, Tx, Rx>(
             return;
         }
     }
+    let mut arrivals = Arrivals::new(heard);
+    let mut heartbeat = tokio::time::interval_at(heard + HEARTBEAT, HEARTBEAT);
+    // After a stall, one late beat and then the period again (not a burst of the missed ones, which would
+    // look on time and end the stall at once).
+    heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
             () = tokio::time::sleep_until(heard + idle) => break,
             frame = rx.next() => {
                 heard = Instant::now();
-                let answer = answer_frame(frame, &flood, error_json, &mut handle);
+                let received_at = epoch_ms(arrivals.frame(heard), heard);
+                let answer = answer_frame(frame, &flood, error_json, |text| handle(text, received_at));
                 if !answer.deliver(&mut tx).await {
                     break;
                 }
             }
             state = updates.next() => {
+                arrivals.other(Instant::now());
                 let Some(text) = state else {
                     break;
                 };
                 if tx.send(text.to_string()).await.is_err() {
+                    break;
+                }
+            }
+            due = heartbeat.tick() => {
+                arrivals.heartbeat(due, Instant::now());
+                if tx.send(HEARTBEAT_JSON.to_string()).await.is_err() {
                     break;
                 }
             }

@@ -104,7 +104,11 @@ impl AnalysisSocket {
                 .expect("the socket stays open")
                 .unwrap();
             if let Message::Text(text) = frame {
-                return serde_json::from_str(&text).unwrap();
+                let message: serde_json::Value = serde_json::from_str(&text).unwrap();
+                // The server's heartbeat (every second) says only that it is alive.
+                if message["type"] != "heartbeat" {
+                    return message;
+                }
             }
         }
     }

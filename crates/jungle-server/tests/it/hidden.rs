@@ -83,6 +83,10 @@ impl Seat {
             match frame {
                 Some(Ok(Message::Text(text))) => {
                     let value: Value = serde_json::from_str(&text).unwrap();
+                    // The server's heartbeat (every second) says only that it is alive.
+                    if value["type"] == "heartbeat" {
+                        continue;
+                    }
                     self.frames.push(text.to_string());
                     if value["type"] == "state" {
                         self.state = value.clone();

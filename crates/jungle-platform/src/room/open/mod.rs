@@ -220,11 +220,28 @@ impl Room<Open> {
         matches!(state.mode, Mode::Engine { .. }) && !state.is_finished()
     }
 
-    /// Plays a player's move after every check: seat, turn, clock, legality.
+    /// Plays a player's move, received just now, after every check: seat, turn, clock, legality.
     ///
     /// # Errors
     /// See [`ActionError`]; the room is unchanged on error (except a flag fall, which ends the game).
     pub fn play(&self, store: &Store, seat: Option<Side>, text: &str) -> Result<(), ActionError> {
+        self.play_received(store, seat, text, now_ms())
+    }
+
+    /// Plays a player's move that its connection received at `received_at_ms` (milliseconds since the epoch):
+    /// as [`Room::play`], but a move that reaches the database too long after that is refused
+    /// ([`crate::store::MOVE_MAX_AGE`]; the server was stopped or starved meanwhile, and its player may have
+    /// given up on the move).
+    ///
+    /// # Errors
+    /// See [`ActionError`]; a late move is [`ActionError::Store`] with [`StoreError::Late`].
+    pub fn play_received(
+        &self,
+        store: &Store,
+        seat: Option<Side>,
+        text: &str,
+        received_at_ms: i64,
+    ) -> Result<(), ActionError> {
         let mut state = self.lock();
         let seat = seat.ok_or(ActionError::Spectator)?;
         state.check_playable()?;
@@ -236,7 +253,7 @@ impl Room<Open> {
             .parse()
             .map_err(|e| ActionError::Illegal(GameError::Parse(e)))?;
         self.flag_check(store, &mut state)?;
-        self.commit_move(store, &mut state, m)
+        self.commit_move(store, &mut state, m, Some(received_at_ms))
     }
 
     /// Plays the engine's move if the room is still where the engine was asked to think (`generation`).
@@ -260,7 +277,7 @@ impl Room<Open> {
         }
         let played = self
             .flag_check(store, &mut state)
-            .and_then(|()| self.commit_move(store, &mut state, m));
+            .and_then(|()| self.commit_move(store, &mut state, m, None));
         if matches!(played, Err(ActionError::Store(StoreError::Unavailable(_)))) {
             // Not stored (the database is away): the engine's job goes on, its caller stores the move again.
             state.thinking = true;
@@ -285,11 +302,13 @@ impl Room<Open> {
         self.show(&state);
     }
 
+    /// Stores and shows move `m`: a player's, received at `received_at_ms`, or the engine's (`None`).
     fn commit_move(
         &self,
         store: &Store,
         state: &mut RoomState,
         m: Move,
+        received_at_ms: Option<i64>,
     ) -> Result<(), ActionError> {
         let mover = state.game.side_to_move();
         let after = state.game.moves().last().map(ToString::to_string);
@@ -313,9 +332,14 @@ impl Room<Open> {
             red_ms: millis.map(|t| t.red),
         };
         let correspondence = state.correspondence.map(|c| c.after_move(now_ms()));
-        let saved = match correspondence {
-            Some(c) => store.insert_move_with_deadline(&self.id, &record, c.deadline_ms),
-            None => store.insert_move(&self.id, &record),
+        let saved = match (correspondence, received_at_ms) {
+            (Some(c), _) => {
+                store.insert_move_with_deadline(&self.id, &record, c.deadline_ms, received_at_ms)
+            }
+            (None, Some(received_at_ms)) => {
+                store.insert_players_move(&self.id, &record, received_at_ms)
+            }
+            (None, None) => store.insert_move(&self.id, &record),
         };
         if let Err(e) = saved {
             // Not saved, so not played: the browser is told and may send it again.

@@ -300,7 +300,7 @@ impl Client {
         client
     }
 
-    /// The next JSON message; `None` when the connection ends.
+    /// The next JSON message but a heartbeat; `None` when the connection ends.
     pub async fn next(&mut self) -> Option<Value> {
         loop {
             let frame = tokio::time::timeout(PATIENCE, self.socket.next())
@@ -309,6 +309,10 @@ impl Client {
             match frame {
                 Some(Ok(Message::Text(text))) => {
                     let value: Value = serde_json::from_str(&text).unwrap();
+                    // The server's heartbeat (every second) says only that it is alive.
+                    if value["type"] == "heartbeat" {
+                        continue;
+                    }
                     if value["type"] == "state" {
                         self.state = value.clone();
                     }

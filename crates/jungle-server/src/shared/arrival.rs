@@ -1,0 +1,135 @@
+//! When a frame from a client arrived, as far as its connection's loop can tell, and the heartbeat that lets
+//! it tell.
+//!
+//! A frame is read when the loop runs, not when it arrives: a server process that was stopped (`kill -STOP`,
+//! a machine that froze) or starved of CPU finds, when it runs again, frames that came in any time since it
+//! last ran — a move its player gave up on long ago, after reconnecting through another server. The loop wakes
+//! at least every [`HEARTBEAT`] (it sends one); a wake much later than that shows it could not run, and a frame
+//! read soon after is dated from the moment the loop last ran before, the earliest it may have arrived. The
+//! store then refuses such a move if it is too old (`jungle_store::MOVE_MAX_AGE`).
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+/// How often a game connection sends its client a heartbeat: nginx closes a connection after 3 s without a
+/// byte from its node (deploy/nginx), and the game page takes one that stayed silent for 4 s for dead, so a
+/// stopped server costs its players seconds (a heartbeat may come up to 2 s late before either gives up). A
+/// heartbeat is about 20 bytes a second a connection.
+pub const HEARTBEAT: Duration = Duration::from_secs(1);
+
+/// The heartbeat's message: any message proves the server alive; this one says nothing else.
+pub const HEARTBEAT_JSON: &str = r#"{"type":"heartbeat"}"#;
+
+/// A wake this long after the loop's previous one means it could not run in between (its heartbeat's timer
+/// is due every [`HEARTBEAT`]; the margin is for a busy machine).
+const STALL: Duration = Duration::from_millis(2500);
+
+/// A connection loop's record of when it ran.
+#[derive(Debug)]
+pub(crate) struct Arrivals {
+    last_wake: Instant,
+    /// The last moment the loop ran before a stall it noticed, until a heartbeat comes on time again: the
+    /// earliest a frame read meanwhile may have arrived.
+    stalled_since: Option<Instant>,
+}
+
+impl Arrivals {
+    pub fn new(now: Instant) -> Arrivals {
+        Arrivals {
+            last_wake: now,
+            stalled_since: None,
+        }
+    }
+
+    /// The loop woke at `now`; whether it had been kept from running since its previous wake.
+    fn wake(&mut self, now: Instant) -> bool {
+        let stalled = now.saturating_duration_since(self.last_wake) > STALL;
+        if stalled {
+            self.stalled_since.get_or_insert(self.last_wake);
+        }
+        self.last_wake = now;
+        stalled
+    }
+
+    /// The heartbeat's timer, due at `due`, fired at `now`: on time, it shows the loop runs normally again.
+    /// (Its own lateness, not the time since the last wake: after a stop, a frame read first would make the
+    /// late heartbeat right after it look on time.)
+    pub fn heartbeat(&mut self, due: Instant, now: Instant) {
+        let stalled = self.wake(now);
+        if !stalled && now.saturating_duration_since(due) <= STALL - HEARTBEAT {
+            self.stalled_since = None;
+        }
+    }
+
+    /// The loop woke at `now` for anything else than a frame (a state to send).
+    pub fn other(&mut self, now: Instant) {
+        self.wake(now);
+    }
+
+    /// A frame read at `now`: when it may have arrived at the earliest.
+    pub fn frame(&mut self, now: Instant) -> Instant {
+        self.wake(now);
+        self.stalled_since.unwrap_or(now)
+    }
+}
+
+/// `at` as milliseconds since the epoch (the store's time), from the wall clock now at `now`.
+pub(crate) fn epoch_ms(at: Instant, now: Instant) -> i64 {
+    let ago = now.saturating_duration_since(at).as_millis();
+    jungle_platform::store::now_ms() - i64::try_from(ago).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SECOND: Duration = Duration::from_secs(1);
+
+    #[test]
+    fn a_frame_read_while_the_loop_runs_normally_arrived_when_it_was_read() {
+        let start = Instant::now();
+        let mut arrivals = Arrivals::new(start);
+        arrivals.heartbeat(start + HEARTBEAT, start + HEARTBEAT);
+        arrivals.other(start + HEARTBEAT + SECOND / 2);
+        let read = start + HEARTBEAT + SECOND;
+        assert_eq!(arrivals.frame(read), read);
+    }
+
+    #[test]
+    fn a_frame_read_after_a_stop_is_dated_from_the_last_moment_the_loop_ran() {
+        let start = Instant::now();
+        let mut arrivals = Arrivals::new(start);
+        arrivals.heartbeat(start + HEARTBEAT, start + HEARTBEAT);
+        let stopped = start + HEARTBEAT;
+        // 40 s stopped; on waking, the late heartbeat may come before the frame or after it.
+        let resumed = stopped + 40 * SECOND;
+        arrivals.heartbeat(stopped + HEARTBEAT, resumed);
+        assert_eq!(arrivals.frame(resumed), stopped);
+        assert_eq!(arrivals.frame(resumed + SECOND / 10), stopped);
+        // Once a heartbeat comes on time again, frames are dated as they are read.
+        arrivals.heartbeat(resumed + HEARTBEAT, resumed + HEARTBEAT);
+        let later = resumed + HEARTBEAT + SECOND / 10;
+        assert_eq!(arrivals.frame(later), later);
+    }
+
+    #[test]
+    fn a_frame_read_first_after_a_stop_is_dated_from_before_it() {
+        let start = Instant::now();
+        let mut arrivals = Arrivals::new(start);
+        let resumed = start + 40 * SECOND;
+        assert_eq!(arrivals.frame(resumed), start);
+        // The late heartbeat, read just after the frame, does not end the stall: a second frame that waited
+        // as long is dated as the first.
+        arrivals.heartbeat(start + HEARTBEAT, resumed);
+        assert_eq!(arrivals.frame(resumed), start);
+    }
+
+    #[test]
+    fn epoch_milliseconds_count_back_from_now() {
+        let now = Instant::now();
+        let wall = jungle_platform::store::now_ms();
+        let then = epoch_ms(now - 40 * SECOND, now);
+        assert!((wall - 40_000 - then).abs() < 1_000, "{wall} {then}");
+    }
+}
