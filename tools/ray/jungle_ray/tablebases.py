@@ -38,6 +38,12 @@ def read_plan(jungle: str, selection: list[str]) -> list[tuple[str, int, list[st
     return plan
 
 
+def working_bytes(indices: int, needed_indices: list[int]) -> int:
+    """The memory ``jungle tb generate`` may take for one material (docs/tablebases.md): 13 bytes per index of
+    its own, 2 per index of each sub-table, and room for the program itself."""
+    return 13 * indices + 2 * sum(needed_indices) + (64 << 20)
+
+
 @ray.remote(max_retries=5, retry_exceptions=[Interrupted])
 def make_material(jungle: str, settings: dict[str, Any], out: str, key: str, indices: int, *needed: Any) -> dict[str, Any]:
     # ``needed`` are the results of the tasks this one depends on: Ray starts it only once they are done.
@@ -103,11 +109,14 @@ def main(argv: list[str] | None = None) -> int:
     connect(args.address)
     progress = Progress("tablebase materials", len(plan), len(done))
     refs: dict[str, Any] = {}
+    size = {key: indices for key, indices, _ in plan}
     for key, indices, needs in plan:
         if key in done:
             continue
         waits = [refs[n] for n in needs if n in refs]
-        task = make_material.options(num_cpus=args.threads)
+        # Ray places a task only where this much memory is free: a 5-piece material takes up to 7 GB.
+        memory = working_bytes(indices, [size[n] for n in needs])
+        task = make_material.options(num_cpus=args.threads, memory=memory)
         refs[key] = task.remote(args.jungle, settings, str(out), key, indices, *waits)
     pending = {ref: key for key, ref in refs.items()}
     failed = []
