@@ -223,3 +223,67 @@ fn generate_with_dtz_probe_and_verify() {
     assert!(verify.ends_with("verified 6 tables\n"), "{verify}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What a distributed run does: `plan` gives the materials with what each needs, `generate --only` makes one
+/// material from the sub-tables on disk, `verify --material` checks it alone; the files equal a whole run's.
+#[test]
+fn plan_then_one_material_at_a_time() {
+    let (whole, pieces) = (scratch("whole"), scratch("pieces"));
+    let p = pieces.to_str().unwrap();
+    let plan = ok(&["tb", "plan", "--material", "LR-e"]);
+    let mut seen: Vec<&str> = Vec::new();
+    for line in plan.lines() {
+        let words: Vec<&str> = line.split(' ').collect();
+        assert_eq!((words[1], words[3]), ("indices", "needs"), "{line}");
+        assert!(words[2].parse::<u64>().unwrap() > 0, "{line}");
+        // Each material comes after the ones it needs.
+        let needs = &words[4..];
+        assert!(
+            needs == ["-"] || needs.iter().all(|n| seen.contains(n)),
+            "{plan}"
+        );
+        seen.push(words[0]);
+    }
+    assert_eq!(seen, ["E-l", "E-r", "LR-e"], "{plan}");
+    assert!(
+        plan.ends_with("LR-e indices 179800 needs E-r E-l\n"),
+        "{plan}"
+    );
+
+    // Alone, a material needs its sub-tables in the directory.
+    let e = bad(&["tb", "generate", "--only", "--material", "LR-e", "--out", p]);
+    assert!(e.contains("LR-e needs the table of E-"), "{e}");
+    assert!(!pieces.join("LR-e.jtb").exists());
+    for key in &seen {
+        let out = ok(&["tb", "generate", "--only", "--material", key, "--out", p]);
+        assert!(out.contains(&format!("{key} positions")), "{out}");
+        assert!(
+            out.lines().last().unwrap().starts_with("total 1 materials"),
+            "{out}"
+        );
+    }
+    let verify = ok(&["tb", "verify", p, "--material", "e-lr"]);
+    assert_eq!(verify, "LR-e ok 147336 positions\nverified 1 tables\n");
+    let e = bad(&["tb", "verify", p, "--material", "TC-w"]);
+    assert!(e.contains("no table for material TC-w"), "{e}");
+
+    ok(&[
+        "tb",
+        "generate",
+        "--material",
+        "LR-e",
+        "--out",
+        whole.to_str().unwrap(),
+    ]);
+    for key in &seen {
+        let name = format!("{key}.jtb");
+        assert!(
+            std::fs::read(whole.join(&name)).unwrap() == std::fs::read(pieces.join(&name)).unwrap(),
+            "{name} differs"
+        );
+    }
+    assert!(bad(&["tb", "plan"]).contains("--pieces"));
+    assert!(bad(&["tb", "plan", "--material", "LX-r"]).contains("'X'"));
+    std::fs::remove_dir_all(&whole).ok();
+    std::fs::remove_dir_all(&pieces).ok();
+}

@@ -26,6 +26,7 @@ fn every_puzzle_reads_and_a_sample_verifies() {
     let dir = std::env::temp_dir().join(format!("jungle-puzzles-sample-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let options = BuildOptions {
+        with_smaller_materials: true,
         out: dir.clone(),
         materials: small.iter().filter_map(|(p, _)| material_of(p)).collect(),
         memory_limit: 1 << 30,

@@ -14,6 +14,7 @@ fn tables(name: &str, keys: &[&str]) -> (Tablebases, PathBuf) {
     let dir = std::env::temp_dir().join(format!("jungle-puzzles-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let options = BuildOptions {
+        with_smaller_materials: true,
         out: dir.clone(),
         materials: keys
             .iter()

@@ -161,6 +161,7 @@ impl PyTablebases {
             .map(|key| key.parse::<Material>().map_err(value_error))
             .collect::<PyResult<Vec<_>>>()?;
         let options = BuildOptions {
+            with_smaller_materials: true,
             out: directory,
             materials,
             memory_limit: memory_mb << 20,

@@ -20,6 +20,7 @@ fn scratch(name: &str) -> PathBuf {
 /// Generates the tables of `materials` (and the smaller ones they lead to) under `rules` into `dir`.
 fn generate(dir: &Path, rules: &Rules, materials: &[&str]) {
     let options = BuildOptions {
+        with_smaller_materials: true,
         out: dir.to_path_buf(),
         materials: materials.iter().map(|m| m.parse().unwrap()).collect(),
         memory_limit: 1 << 30,

@@ -4,7 +4,7 @@
 //! for: these are made right after the material's own table, from the same sub-tables).
 
 use std::collections::{BTreeSet, HashMap};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -18,8 +18,13 @@ use crate::{Indexer, Material, Metric, Table, TableStats, TbError};
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
     pub out: PathBuf,
-    /// The materials asked for (any orientation); smaller materials they need are added.
+    /// The materials asked for (any orientation); smaller materials they need are added when
+    /// `with_smaller_materials` is set.
     pub materials: Vec<Material>,
+    /// Also make every smaller material a capture leads to. When false, only the materials asked for are
+    /// made and their sub-tables must already be in the directory: what a distributed run needs, where each
+    /// material is one task and its sub-tables were written by other tasks.
+    pub with_smaller_materials: bool,
     /// The most memory to use for one material's working arrays plus the sub-tables it needs, in bytes.
     pub memory_limit: u64,
     /// Worker threads (0: one per core).
@@ -76,11 +81,47 @@ pub fn plan(targets: &[Material]) -> Vec<Material> {
     all.into_iter().map(|(_, _, m)| m).collect()
 }
 
+/// The materials asked for alone, canonical, each once, fewest pieces first, then by key.
+fn only(targets: &[Material]) -> Vec<Material> {
+    let all: BTreeSet<_> = targets
+        .iter()
+        .map(|m| m.canonical())
+        .map(|m| (m.piece_count(), m.to_string(), m))
+        .collect();
+    all.into_iter().map(|(_, _, m)| m).collect()
+}
+
+/// Checks, before any work, that the sub-table of every capture of `order` is in `dir` (or is one of `order`,
+/// made before it), so a run without its smaller materials fails at once with the name of what is missing.
+fn require_subtables(dir: &Path, order: &[Material], rules: &Rules) -> Result<(), TbError> {
+    for (at, material) in order.iter().enumerate() {
+        for sub in material.captures_lead_to() {
+            if order[..at].contains(&sub) {
+                continue;
+            }
+            let path = table_path(dir, sub, Metric::End);
+            if !path.exists() {
+                return Err(TbError::MissingSubtable {
+                    material: material.to_string(),
+                    subtable: sub.to_string(),
+                    dir: dir.to_path_buf(),
+                });
+            }
+            // The header is enough to know the file is a table of these rules; a damaged body is found when
+            // it is read for the generation.
+            let header = file::read_header(&path)?;
+            file::check_rules(&path, &header, rules)?;
+        }
+    }
+    Ok(())
+}
+
 /// Generates (or keeps) every table of the plan for `options.materials` into `options.out`.
 ///
 /// # Errors
 /// A table in the directory made under other rules ([`TbError::RulesMismatch`]), I/O errors, a material
-/// over the memory limit, or an animal not in play under the rules.
+/// over the memory limit, an animal not in play under the rules, or (without `with_smaller_materials`) a
+/// sub-table missing from the directory ([`TbError::MissingSubtable`]).
 pub fn build(
     rules: &Rules,
     options: &BuildOptions,
@@ -107,7 +148,13 @@ fn build_in_pool(
         }
     }
     std::fs::create_dir_all(&options.out).map_err(|e| TbError::io(&options.out, e))?;
-    let order = plan(&options.materials);
+    let order = if options.with_smaller_materials {
+        plan(&options.materials)
+    } else {
+        let order = only(&options.materials);
+        require_subtables(&options.out, &order, rules)?;
+        order
+    };
     let largest = order.iter().map(|m| m.piece_count()).max().unwrap_or(0);
     on_event(BuildEvent::Plan(
         order

@@ -32,6 +32,14 @@ pub enum TbError {
     Corrupt { path: PathBuf, reason: String },
     #[error("no table for material {material} (generate it first)")]
     MissingTable { material: String },
+    #[error(
+        "material {material} needs the table of {subtable}, which is not in {dir} (make the smaller materials first, or let generation make them)"
+    )]
+    MissingSubtable {
+        material: String,
+        subtable: String,
+        dir: PathBuf,
+    },
     #[error("material {material} has {indices} indices, more than this format holds")]
     TooLarge { material: String, indices: u64 },
     #[error(

@@ -103,7 +103,13 @@ pub fn write_table(path: &Path, table: &Table, rules: &Rules) -> Result<u64, TbE
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
     out.extend_from_slice(&payload);
 
-    let tmp = path.with_extension(format!("{}.tmp", table.metric().extension()));
+    // The process id in the temporary name: two processes writing the same table at once (a distributed run
+    // whose retried task overlaps the first try) each write their own file, and the rename is atomic.
+    let tmp = path.with_extension(format!(
+        "{}.{}.tmp",
+        table.metric().extension(),
+        std::process::id()
+    ));
     let mut file = fs::File::create(&tmp).map_err(|e| TbError::io(&tmp, e))?;
     file.write_all(&out).map_err(|e| TbError::io(&tmp, e))?;
     file.sync_all().map_err(|e| TbError::io(&tmp, e))?;

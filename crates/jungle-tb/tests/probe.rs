@@ -14,6 +14,7 @@ fn scratch(name: &str) -> PathBuf {
 fn build_dir(name: &str, keys: &[&str], rules: &Rules) -> PathBuf {
     let out = scratch(name);
     let options = BuildOptions {
+        with_smaller_materials: true,
         out: out.clone(),
         materials: keys.iter().map(|k| k.parse().unwrap()).collect(),
         memory_limit: 1 << 30,

@@ -12,6 +12,7 @@ fn build_dir(name: &str, keys: &[&str], rules: &Rules) -> (PathBuf, usize) {
     let out = std::env::temp_dir().join(format!("jungle-tb-zeroing-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let options = BuildOptions {
+        with_smaller_materials: true,
         out: out.clone(),
         materials: keys.iter().map(|k| k.parse().unwrap()).collect(),
         memory_limit: 1 << 30,
@@ -69,6 +70,7 @@ fn zeroing_tables_are_kept_when_intact_and_made_again_when_damaged() {
     let path = file::table_path(&dir, "LR-e".parse().unwrap(), Metric::Zeroing);
     let before = std::fs::read(&path).unwrap();
     let options = BuildOptions {
+        with_smaller_materials: true,
         out: dir.clone(),
         materials: vec!["LR-e".parse().unwrap()],
         memory_limit: 1 << 30,

@@ -1,13 +1,17 @@
 //! `jungle tb`: endgame tablebases.
 //!
-//! - `jungle tb generate --pieces N [--rules STRING] [--material KEY…] --out DIR [--threads N] [--memory-mb M]
-//!   [--dtz]` (`--dtz`: also the tables of distances to the next capture, `KEY.jtz`)
+//! - `jungle tb generate --pieces N [--rules STRING] [--material KEY… [--only]] --out DIR [--threads N]
+//!   [--memory-mb M] [--dtz]` (`--dtz`: also the tables of distances to the next capture, `KEY.jtz`; `--only`:
+//!   not the smaller materials, whose tables must be in DIR)
+//! - `jungle tb plan --pieces N [--rules STRING] [--material KEY…]`: the materials `generate` would make, fewest
+//!   pieces first, each with its index count and the materials its captures lead to (`KEY indices N needs A B`)
+//!   — the task graph of a distributed run.
 //! - `jungle tb probe --dir DIR --fen FEN [--rules STRING]`: first line `wdl win|draw|loss` (side to move),
 //!   second `plies N` (`plies -` for a draw), `dtz N` (plies to the next capture or the end; `dtz -`) when the
 //!   directory has that table, then every legal move with its value for the mover, best first.
 //! - `jungle tb stats DIR`: per material positions, wins/draws/losses and the longest win with its position.
-//! - `jungle tb verify DIR`: checks every stored value against its successors, in both kinds of table (exit 1
-//!   on a mismatch).
+//! - `jungle tb verify DIR [--material KEY…]`: checks every stored value (or those of the given materials)
+//!   against its successors, in both kinds of table (exit 1 on a mismatch).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -17,8 +21,8 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use jungle_rules::{Position, Rules};
 use jungle_tb::{
-    BuildEvent, BuildOptions, Material, MaterialReport, Metric, Stage, Tablebases, TbError,
-    WdlCounts, file, report_for, verify_table,
+    BuildEvent, BuildOptions, Indexer, Material, MaterialReport, Metric, Stage, Tablebases,
+    TbError, WdlCounts, file, report_for, verify_table,
 };
 
 use crate::input::{bad_input, parse_rules};
@@ -33,17 +37,20 @@ pub struct Args {
 enum TbCommand {
     /// Generate the tables of every material with up to N pieces (or of the given materials).
     Generate(GenerateArgs),
+    /// List the materials generate would make, each with its index count and the materials it needs.
+    Plan(Selection),
     /// Look a position up: its value, then every legal move's value.
     Probe(ProbeArgs),
     /// Per-material figures of a directory of tables.
     Stats(DirArgs),
     /// Check every stored value against its successors.
-    Verify(DirArgs),
+    Verify(VerifyArgs),
 }
 
+/// Which materials: every one with up to N pieces, or the given keys.
 #[derive(Debug, clap::Args)]
-struct GenerateArgs {
-    /// Generate every material with 2 to N pieces (with --material: the most pieces allowed).
+struct Selection {
+    /// Every material with 2 to N pieces (with --material: the most pieces allowed).
     #[arg(long, value_parser = clap::value_parser!(u8).range(2..=6))]
     pieces: Option<u8>,
     /// The rule option string the tables are made under; default: the standard rules.
@@ -53,6 +60,16 @@ struct GenerateArgs {
     /// materials they need.
     #[arg(long, num_args = 1..)]
     material: Vec<String>,
+}
+
+#[derive(Debug, clap::Args)]
+struct GenerateArgs {
+    #[command(flatten)]
+    selection: Selection,
+    /// Make only the --material keys, not the smaller materials they need, whose tables must already be in
+    /// --out (one task of a distributed run).
+    #[arg(long, requires = "material")]
+    only: bool,
     /// The directory to write the tables to (created if needed; existing intact tables are kept).
     #[arg(long)]
     out: PathBuf,
@@ -87,12 +104,22 @@ struct DirArgs {
     dir: PathBuf,
 }
 
+#[derive(Debug, clap::Args)]
+struct VerifyArgs {
+    /// The directory of tables.
+    dir: PathBuf,
+    /// Only these materials (their sub-tables must be in the directory too); default: every table.
+    #[arg(long, num_args = 1..)]
+    material: Vec<String>,
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         TbCommand::Generate(a) => generate(a),
+        TbCommand::Plan(a) => plan(&a),
         TbCommand::Probe(a) => probe(a),
         TbCommand::Stats(a) => stats(&a.dir),
-        TbCommand::Verify(a) => verify(&a.dir),
+        TbCommand::Verify(a) => verify(&a),
     }
 }
 
@@ -104,12 +131,13 @@ fn classify(e: TbError) -> anyhow::Error {
     }
 }
 
-fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
-    let rules = parse_rules(&args.rules)?;
+/// The rules and the materials a selection names (every one with up to `--pieces` without `--material`).
+fn select(selection: &Selection) -> anyhow::Result<(Rules, Vec<Material>)> {
+    let rules = parse_rules(&selection.rules)?;
     let mut materials = Vec::new();
-    for key in &args.material {
+    for key in &selection.material {
         let m: Material = key.parse().map_err(bad_input)?;
-        if let Some(n) = args.pieces
+        if let Some(n) = selection.pieces
             && m.piece_count() > usize::from(n)
         {
             return Err(bad_input(format!(
@@ -117,17 +145,50 @@ fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                 m.piece_count()
             )));
         }
+        if !m.in_play(&rules) {
+            return Err(bad_input(TbError::NotInPlay {
+                material: key.clone(),
+                rules: rules.to_string(),
+            }));
+        }
         materials.push(m);
     }
     if materials.is_empty() {
-        let Some(n) = args.pieces else {
-            return Err(bad_input("tb generate needs --pieces N or --material KEY"));
+        let Some(n) = selection.pieces else {
+            return Err(bad_input("tb needs --pieces N or --material KEY"));
         };
         for k in 2..=usize::from(n) {
             materials.extend(Material::all_with(k, &rules));
         }
     }
+    Ok((rules, materials))
+}
+
+fn plan(selection: &Selection) -> anyhow::Result<ExitCode> {
+    let (rules, materials) = select(selection)?;
+    for material in jungle_tb::plan(&materials) {
+        let needs: Vec<String> = material
+            .captures_lead_to()
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        say!(
+            "{material} indices {} needs {}",
+            Indexer::new(material, &rules).size(),
+            if needs.is_empty() {
+                "-".to_string()
+            } else {
+                needs.join(" ")
+            }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
+    let (rules, materials) = select(&args.selection)?;
     let options = BuildOptions {
+        with_smaller_materials: !args.only,
         out: args.out.clone(),
         materials,
         memory_limit: args.memory_mb << 20,
@@ -336,10 +397,25 @@ fn wdl_counts(c: &WdlCounts) -> String {
     format!("{}/{}/{}", c.wins, c.draws, c.losses)
 }
 
-fn verify(dir: &Path) -> anyhow::Result<ExitCode> {
+fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
+    let dir = args.dir.as_path();
     let (rules, mut tables) = open_dir(dir)?;
     let mut failed = 0;
-    let materials = tables.materials();
+    let mut materials = tables.materials();
+    if !args.material.is_empty() {
+        let mut asked = Vec::new();
+        for key in &args.material {
+            let m = key.parse::<Material>().map_err(bad_input)?.canonical();
+            if !materials.contains(&m) {
+                return Err(bad_input(format!(
+                    "no table for material {m} in {}",
+                    dir.display()
+                )));
+            }
+            asked.push(m);
+        }
+        materials.retain(|m| asked.contains(m));
+    }
     let mut checked = materials.len();
     let mut pieces = 0;
     for &material in &materials {
