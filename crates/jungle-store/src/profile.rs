@@ -114,13 +114,43 @@ fn player_games_query() -> String {
         "SELECT s.id, s.rules, s.side, o.name, s.engine_level, s.winner, s.termination, s.plies,
             s.finished_at, s.clock_initial_ms, s.clock_increment_ms, s.rating_category, h.rating_before,
             h.rating_after
-         FROM ({} UNION ALL {}) AS s
+         FROM ({}) AS s
          LEFT JOIN users o ON o.id = s.opponent_id
          LEFT JOIN rating_history h ON h.game_id = s.id AND h.user_id = ?1
          ORDER BY s.finished_at DESC, s.n DESC
          LIMIT ?5 OFFSET ?6",
+        both_seats(seat)
+    )
+}
+
+/// The games of player `?1` of each seat, as `seat(side, other side, once)` reads them from the seat's index,
+/// joined by `UNION ALL`; `once` leaves out of the red seat's a game whose blue seat is the player's too (a
+/// game against oneself is listed once, as blue).
+fn both_seats(seat: impl Fn(&str, &str, &str) -> String) -> String {
+    format!(
+        "{} UNION ALL {}",
         seat("blue", "red", ""),
-        seat("red", "blue", "AND g.blue_user_id IS DISTINCT FROM ?1"),
+        seat("red", "blue", "AND g.blue_user_id IS DISTINCT FROM ?1")
+    )
+}
+
+/// The query of [`Store::player_game_ids_after`]: the next `?4` of each seat's games after `(?2, ?3)` (finish
+/// time, id), each read from its seat's index from `?2` on, then merged. (The range on `finished_at` is
+/// what lets the index start at the page; the row comparison then orders ties by id.)
+fn export_page_query() -> String {
+    let seat = |side: &str, _: &str, once: &str| {
+        format!(
+            "SELECT * FROM (
+                SELECT g.finished_at, g.id FROM games g
+                WHERE g.{side}_user_id = ?1 {once} AND {FINISHED_HERE}
+                    AND g.finished_at >= COALESCE(CAST(?2 AS BIGINT), -9223372036854775807)
+                    AND (CAST(?2 AS BIGINT) IS NULL OR (g.finished_at, g.id) > (?2, ?3))
+                ORDER BY g.finished_at, g.id LIMIT ?4) AS {side}_games"
+        )
+    };
+    format!(
+        "SELECT finished_at, id FROM ({}) AS s ORDER BY finished_at, id LIMIT ?4",
+        both_seats(seat)
     )
 }
 
@@ -213,11 +243,7 @@ impl Store {
         after: Option<&(i64, String)>,
         limit: u32,
     ) -> Result<Vec<(i64, String)>, StoreError> {
-        let sql = format!(
-            "SELECT g.finished_at, g.id FROM games g
-             WHERE {PLAYED} AND (CAST(?2 AS BIGINT) IS NULL OR (g.finished_at, g.id) > (?2, ?3))
-             ORDER BY g.finished_at, g.id LIMIT ?4"
-        );
+        let sql = export_page_query();
         let (at, id) = after.map_or((None, None), |(at, id)| (Some(*at), Some(id.as_str())));
         self.with(|conn| {
             conn.query_map(&sql, params![user_id, at, id, limit], |r| {
@@ -249,6 +275,18 @@ mod tests {
         assert!(!plan.contains("moves"), "{plan}");
         // Each seat's games come in order from its index: the one sort is the merge of two short lists.
         assert_eq!(plan.matches("TEMP B-TREE").count(), 1, "{plan}");
+        let page = crate::testing::query_plan(
+            &store,
+            &export_page_query(),
+            params![1, Some(5), Some("g1"), 20],
+        );
+        for index in ["games_finished_by_blue_user", "games_finished_by_red_user"] {
+            assert!(page.contains(&format!("USING INDEX {index} (")), "{page}");
+        }
+        assert!(
+            page.contains("finished_at>?"),
+            "the page starts in the index: {page}"
+        );
     }
 
     on_both_backends! {
@@ -282,6 +320,16 @@ mod tests {
             let wins = GameFilter { result: Some(PlayerResult::Win), ..GameFilter::default() };
             let won: Vec<String> = store.player_games(ann.id, &wins, 0, 10).unwrap().into_iter().map(|g| g.id).collect();
             assert_eq!(won, ["g3", "g2", "g0"]);
+            // The export's pages, oldest first, across both seats.
+            let mut exported = Vec::new();
+            let mut after = None;
+            loop {
+                let next = store.player_game_ids_after(ann.id, after.as_ref(), 2).unwrap();
+                let Some(last) = next.last().cloned() else { break };
+                exported.extend(next.into_iter().map(|(_, id)| id));
+                after = Some(last);
+            }
+            assert_eq!(exported, ["g0", "g1", "g2", "g3", "g4"]);
         }
 
         fn a_players_games_totals_and_export_pages_read_the_same_on_both_backends(store) {
