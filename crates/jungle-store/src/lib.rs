@@ -209,7 +209,7 @@ impl Store {
 
     /// Inserts many moves in one transaction (PGN import).
     pub fn insert_moves(&self, id: &str, moves: &[MoveRecord]) -> Result<(), StoreError> {
-        self.transaction(|tx| moves.iter().try_for_each(|m| insert_move_on(tx, id, m)))
+        self.transaction(|tx| insert_moves_on(tx, id, moves))
     }
 
     /// Removes the moves from `ply` on (a takeback) and clears any recorded ending.
@@ -476,25 +476,43 @@ fn stored_from(conn: &dyn Conn, tables: Tables, id: &str, ply: u32) -> Result<bo
         .is_some())
 }
 
-/// Inserts one move inside the transaction `tx`, only while the game has no ending (its row locked:
-/// [`refuse_if_ended`]); the key (game, ply) refuses a second move at the same ply. The game's row counts
-/// it and, when it is the latest ply, keeps its time and clocks (what the game lists show).
+/// Inserts one move inside the transaction `tx` ([`insert_moves_on`]).
 fn insert_move_on(tx: &dyn Conn, id: &str, m: &MoveRecord) -> Result<(), StoreError> {
+    insert_moves_on(tx, id, std::slice::from_ref(m))
+}
+
+/// Inserts moves inside the transaction `tx`, only while the game has no ending (its row locked:
+/// [`refuse_if_ended`]); the key (game, ply) refuses a second move at the same ply. The game's row counts
+/// them and, when the last is the latest ply, keeps its time and clocks (what the game lists show): one
+/// update of the row for all of them (an import of 12,800 plies writes it once).
+fn insert_moves_on(tx: &dyn Conn, id: &str, moves: &[MoveRecord]) -> Result<(), StoreError> {
+    let Some(last) = moves.iter().max_by_key(|m| m.ply) else {
+        return Ok(());
+    };
     refuse_if_ended(tx, OPEN, id)?;
     let played_at = now_ms();
-    tx.execute(
-        "INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![id, m.ply, m.mv, m.blue_ms, m.red_ms, played_at],
-    )?;
-    // The right-hand sides read the row as it was: `plies` is the count before this move. The casts give
+    for m in moves {
+        tx.execute(
+            "INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![id, m.ply, m.mv, m.blue_ms, m.red_ms, played_at],
+        )?;
+    }
+    // The right-hand sides read the row as it was: `plies` is the count before these moves. The casts give
     // PostgreSQL the placeholders' type.
     tx.execute(
-        "UPDATE games SET plies = plies + 1,
+        "UPDATE games SET plies = plies + ?6,
             last_move_at = CASE WHEN ?2 >= plies THEN CAST(?3 AS BIGINT) ELSE last_move_at END,
             last_blue_ms = CASE WHEN ?2 >= plies THEN CAST(?4 AS BIGINT) ELSE last_blue_ms END,
             last_red_ms = CASE WHEN ?2 >= plies THEN CAST(?5 AS BIGINT) ELSE last_red_ms END
          WHERE id = ?1",
-        params![id, m.ply, played_at, m.blue_ms, m.red_ms],
+        params![
+            id,
+            last.ply,
+            played_at,
+            last.blue_ms,
+            last.red_ms,
+            moves.len() as u64
+        ],
     )?;
     Ok(())
 }
