@@ -7,6 +7,24 @@ fn jungle() -> Command {
     Command::new(env!("CARGO_BIN_EXE_jungle"))
 }
 
+/// The engine's lines up to and including the first that starts with `prefix`.
+fn read_until(stdout: &mut impl BufRead, prefix: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    loop {
+        let mut line = String::new();
+        assert!(
+            stdout.read_line(&mut line).unwrap() > 0,
+            "eof before {prefix}: {lines:?}"
+        );
+        let line = line.trim_end().to_string();
+        let done = line.starts_with(prefix);
+        lines.push(line);
+        if done {
+            return lines;
+        }
+    }
+}
+
 #[test]
 fn uci_over_pipes_answers_and_moves_legally() {
     let mut child = jungle()
@@ -17,22 +35,7 @@ fn uci_over_pipes_answers_and_moves_legally() {
         .expect("jungle runs");
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut read_until = |prefix: &str| -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            let mut line = String::new();
-            assert!(
-                stdout.read_line(&mut line).unwrap() > 0,
-                "eof before {prefix}: {lines:?}"
-            );
-            let line = line.trim_end().to_string();
-            let done = line.starts_with(prefix);
-            lines.push(line);
-            if done {
-                return lines;
-            }
-        }
-    };
+    let mut read_until = |prefix: &str| read_until(&mut stdout, prefix);
     writeln!(stdin, "uci").unwrap();
     read_until("uciok");
     writeln!(stdin, "setoption name Rules value modern").unwrap();
@@ -61,6 +64,68 @@ fn uci_over_pipes_answers_and_moves_legally() {
     assert!(game.play_text(&best).is_ok(), "{best} is legal for Red");
     writeln!(stdin, "quit").unwrap();
     assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn net_and_tablebase_paths_to_devices_pipes_or_huge_files_are_refused_with_info_string() {
+    // Issue 29.5: `EvalFile /dev/zero` read until the kernel killed the engine at 22 GB.
+    let dir = std::env::temp_dir().join(format!("jungle-uci-paths-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("tables")).unwrap();
+    let huge = dir.join("huge.nnue");
+    // Sparse: one byte longer than any net of the format, without writing it.
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(jungle_search::nnue::network::MAX_FILE_BYTES as u64 + 1)
+        .unwrap();
+    // A pipe named like a table: opening it to read would wait for a writer forever.
+    let fifo = dir.join("tables").join("kr.jtb");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success(),
+        "mkfifo"
+    );
+    let mut child = jungle()
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("jungle runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    for (option, value, reason) in [
+        ("EvalFile", "/dev/zero".into(), "not a regular file"),
+        (
+            "EvalFile",
+            huge.display().to_string(),
+            "longer than any net",
+        ),
+        (
+            "TablebasePath",
+            dir.join("tables").display().to_string(),
+            "not a regular file",
+        ),
+    ] {
+        writeln!(stdin, "setoption name {option} value {value}").unwrap();
+        writeln!(stdin, "isready").unwrap();
+        let lines = read_until(&mut stdout, "readyok");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string") && l.contains(reason)),
+            "{option} {value}: {lines:?}"
+        );
+    }
+    // The engine still plays, by hand and without tables.
+    writeln!(stdin, "position startpos").unwrap();
+    writeln!(stdin, "go movetime 50").unwrap();
+    read_until(&mut stdout, "bestmove");
+    writeln!(stdin, "quit").unwrap();
+    assert!(child.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

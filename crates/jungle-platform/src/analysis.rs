@@ -10,6 +10,7 @@ use jungle_search::{Engine, EngineOptions, Limits, Score, SearchInfo};
 use serde::Serialize;
 
 use crate::engine::EnginePool;
+use crate::engine_queue::Requester;
 use crate::hub::MAX_TEXT;
 
 /// One engine job of an analysis.
@@ -94,6 +95,7 @@ pub fn read_position(fen: &str, rules: &str) -> Result<Game, String> {
 /// `done`.
 pub async fn analyse_continuously(
     pool: EnginePool,
+    requester: Requester,
     engine: Engine,
     game: Game,
     report: impl Fn(String) + Send + Sync + Clone + 'static,
@@ -128,7 +130,7 @@ pub async fn analyse_continuously(
         let slice = ANALYSIS_SLICE.min(ANALYSIS_LIMIT - spent);
         let (report, deepest, fen) = (report.clone(), deepest.clone(), fen.clone());
         let Some((back, started)) = pool
-            .run(slice, move || {
+            .run(&requester, slice, move || {
                 searching.go(&Limits::movetime(slice), &mut |info: &SearchInfo| {
                     if info.depth < deepest.load(std::sync::atomic::Ordering::Relaxed) {
                         return;
@@ -262,7 +264,7 @@ pub fn find_mistakes(game: &Game, points: &[Point]) -> Vec<Mistake> {
 
 /// Evaluates every position of `game` (up to [`GRAPH_MAX_POSITIONS`]) at [`GRAPH_NODES`] nodes, in slices
 /// through the engine's line, and marks the mistakes. `None` when the engine is gone (shutting down).
-pub async fn graph(pool: &EnginePool, game: &Game) -> Option<Graph> {
+pub async fn graph(pool: &EnginePool, requester: &Requester, game: &Game) -> Option<Graph> {
     // Rebuilt from the moves alone: the engine judges the board, not a resignation or a flag.
     let mut replay = Game::from_position(game.rules().clone(), *game.start_position());
     for &m in game.moves() {
@@ -282,7 +284,7 @@ pub async fn graph(pool: &EnginePool, game: &Game) -> Option<Graph> {
         let to = (from + GRAPH_SLICE_POSITIONS).min(total);
         let job = replay.clone();
         let (slice, back) = pool
-            .run(estimate, move || {
+            .run(requester, estimate, move || {
                 let slice: Vec<Point> = (from..to)
                     .map(|i| evaluate_ply(&mut engine, &job, i))
                     .collect();

@@ -46,10 +46,7 @@ pub fn sweep(hub: &Arc<Hub>) -> Result<usize, HubError> {
                 hub.after_change(&room);
             }
             Ok(None) => {}
-            Err(HubError::Damaged { id, reason }) => {
-                tracing::error!(game = %id, %reason, "damaged game quarantined");
-                hub.store.mark_damaged(&id, &reason)?;
-            }
+            Err(HubError::Damaged { id, reason }) => hub.quarantine(&id, &reason),
             Err(e) => return Err(e),
         }
     }

@@ -1,6 +1,7 @@
 //! The engine pool: engine thinking runs on blocking threads, at most `threads` searches at once, so any
 //! number of engine games (and analysis requests) queue for the engine instead of starving the server. The
-//! line is fair (see `engine_queue`): short jobs do not wait behind long ones.
+//! line is fair (see `engine_queue`): each requester's turn comes by the engine time it was given lately, so
+//! nobody waits behind the jobs others keep in line.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -10,7 +11,7 @@ use jungle_rules::{Game, Move, Side};
 use serde::Serialize;
 
 use crate::clock::Clock;
-use crate::engine_queue::EngineQueue;
+use crate::engine_queue::{EngineQueue, Requester};
 
 /// How long the engine thinks per move at each level (1–8) in untimed games. Short at the low levels: they
 /// are weak by their skill setting, not by their speed, and nobody likes waiting for a weak opponent.
@@ -70,14 +71,15 @@ impl EnginePool {
         self.moves_searched.load(Ordering::Relaxed)
     }
 
-    /// Runs blocking engine work expected to take `duration` once its turn comes; returns its result and
-    /// when it started.
+    /// Runs `requester`'s blocking engine work expected to take `duration` once its turn comes; returns its
+    /// result and when it started.
     pub(crate) async fn run<T: Send + 'static>(
         &self,
+        requester: &Requester,
         duration: Duration,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Option<(T, Instant)> {
-        let _slot = self.queue.acquire(duration).await;
+        let _slot = self.queue.acquire(requester, duration).await;
         let started = Instant::now();
         let result = tokio::task::spawn_blocking(work).await.ok()?;
         Some((result, started))
@@ -87,22 +89,27 @@ impl EnginePool {
     /// the engine's time); `None` when the game is over.
     pub async fn best_move(
         &self,
+        requester: &Requester,
         game: Game,
         level: u8,
         movetime: Duration,
     ) -> Option<(Move, Instant)> {
         self.moves_searched.fetch_add(1, Ordering::Relaxed);
         let (found, started) = self
-            .run(movetime, move || search::best_move(&game, level, movetime))
+            .run(requester, movetime, move || {
+                search::best_move(&game, level, movetime)
+            })
             .await?;
         Some((found?, started))
     }
 
-    /// The engine's evaluation and best line for the last position of `game`.
-    pub async fn analyse(&self, game: Game) -> Option<Analysis> {
-        self.run(ANALYSIS_TIME, move || search::analyse(&game, ANALYSIS_TIME))
-            .await
-            .map(|(analysis, _)| analysis)
+    /// The engine's evaluation and best line for the last position of `game`, asked for by `requester`.
+    pub async fn analyse(&self, requester: &Requester, game: Game) -> Option<Analysis> {
+        self.run(requester, ANALYSIS_TIME, move || {
+            search::analyse(&game, ANALYSIS_TIME)
+        })
+        .await
+        .map(|(analysis, _)| analysis)
     }
 
     /// Whether the engine (playing `engine_side`) accepts a draw offer now: only when it does not think it is

@@ -15,6 +15,7 @@ use std::time::Duration;
 use jungle_rules::Game;
 
 use crate::clock::Clock;
+use crate::engine_queue::Requester;
 use crate::hub::Hub;
 use crate::room::{ActionError, Room};
 use crate::store::{EngineJob, StoreError, now_ms};
@@ -76,7 +77,11 @@ impl Hub {
             }
         }
         let movetime = crate::engine::movetime(level, clock.as_ref(), game.side_to_move());
-        let found = self.engine.best_move(game, level, movetime).await;
+        let requester = Requester::of_game(&room.id, room.owner);
+        let found = self
+            .engine
+            .best_move(&requester, game, level, movetime)
+            .await;
         match found {
             Some((m, started)) => {
                 let mut backoff = Backoff::new();

@@ -10,7 +10,7 @@ pub mod clock;
 pub mod connections;
 pub mod correspondence;
 pub mod engine;
-mod engine_queue;
+pub mod engine_queue;
 mod engine_reply;
 pub mod hub;
 pub mod limits;
@@ -30,6 +30,7 @@ pub use jungle_store as store;
 
 pub use cluster::{ClusterConfig, ClusterError};
 pub use engine::EnginePool;
+pub use engine_queue::Requester;
 pub use hub::{Hub, HubError, NewGame};
 pub use limits::Limits;
 pub use store::{Store, StoreError, side_from_name, side_name};

@@ -228,6 +228,7 @@ pub fn accept(hub: &Arc<Hub>, acceptor: &Account, id: &str) -> Result<Seat, Lobb
         result: None,
         winner: None,
         termination: None,
+        finished_at: None,
     };
     let pairing = Pairing {
         game_id: game_id.clone(),

@@ -10,10 +10,11 @@ use jungle_rules::{Outcome, Side, Termination};
 
 use crate::cluster::event::{Change, GameEvent};
 use crate::hub::{Hub, HubError};
+use crate::room::LoadError;
 use crate::room::open::room_state;
 use crate::room::{ABORTED, OPENING_PLIES};
 use crate::side_name;
-use crate::store::{Ending, Sweep, Unattended, now_ms};
+use crate::store::{Ending, Sweep, Swept, Unattended, Verdict, now_ms};
 
 /// How long past its moment a game waits for a node that holds it to decide it (such a node does at once),
 /// before a sweep decides it.
@@ -43,9 +44,12 @@ pub fn sweep_at(hub: &Arc<Hub>, now: i64) -> Result<Vec<String>, HubError> {
         grace_ms: millis(GRACE),
         limit: PER_SWEEP,
     };
-    let decided = hub
+    let Swept { decided, damaged } = hub
         .store
         .decide_overdue(sweep, &mut |game| overdue_ending(game, &sweep))?;
+    for (id, reason) in &damaged {
+        hub.quarantine(id, reason);
+    }
     for id in &decided {
         tracing::info!(game = %id, "decided a game nobody held");
         // This node's room, if it has one, and every other node's catch up from the database.
@@ -74,16 +78,30 @@ pub fn sweep_at(hub: &Arc<Hub>, now: i64) -> Result<Vec<String>, HubError> {
 /// The ending of a game a sweep found, if it is overdue: a time forfeit of the side to move once its clock
 /// (the time it had after the last move, running since) ran out more than the grace ago; an abort of a game
 /// not begun after `not_begun_ms` untouched; the ending its last move made, if that was never written. None
-/// while the engine is thinking (its clock is settled when its move comes), and for a game that does not
-/// replay (damaged: the room that opens it says so).
-pub fn overdue_ending(game: &Unattended, sweep: &Sweep) -> Option<Ending> {
+/// while the engine is thinking (its clock is settled when its move comes). A game that is damaged (values
+/// no game could have, a record that does not replay) is `Err` with why, to be quarantined.
+pub fn overdue_ending(game: &Unattended, sweep: &Sweep) -> Verdict {
     if game.engine_working {
-        return None;
+        return Ok(None);
     }
-    let state = room_state(&game.record, &game.moves, Duration::ZERO).ok()?;
+    let state = match room_state(&game.record, &game.moves, Duration::ZERO) {
+        Ok(state) => state,
+        Err(LoadError::Damaged { reason, .. }) => return Err(reason),
+        // Replaying reads nothing from the store: no other failure can happen here.
+        Err(e) => return Err(e.to_string()),
+    };
     if let Some(outcome) = state.game.outcome() {
-        return Some(ending(outcome));
+        return Ok(Some(ending(outcome)));
     }
+    Ok(overdue_on_time(game, sweep, &state.game))
+}
+
+/// The abort of a game not begun, or the flag of the side to move, once due.
+fn overdue_on_time(
+    game: &Unattended,
+    sweep: &Sweep,
+    played: &jungle_rules::Game,
+) -> Option<Ending> {
     let last = game.last_move_at.unwrap_or(game.record.created_at);
     if game.moves.len() < OPENING_PLIES {
         let due = last.saturating_add(sweep.not_begun_ms);
@@ -94,7 +112,7 @@ pub fn overdue_ending(game: &Unattended, sweep: &Sweep) -> Option<Ending> {
         });
     }
     let after_last = game.moves.last()?;
-    let to_move = state.game.side_to_move();
+    let to_move = played.side_to_move();
     let left = match to_move {
         Side::Blue => after_last.blue_ms?,
         Side::Red => after_last.red_ms?,
@@ -170,10 +188,12 @@ mod tests {
         );
         assert_eq!(
             overdue_ending(&begun, &at(1_000 + 20_000 + 5_000)),
-            None,
+            Ok(None),
             "within the grace"
         );
-        let flag = overdue_ending(&begun, &at(1_000 + 20_000 + 5_001)).expect("Blue flagged");
+        let flag = overdue_ending(&begun, &at(1_000 + 20_000 + 5_001))
+            .unwrap()
+            .expect("Blue flagged");
         assert_eq!(
             (flag.result, flag.winner, flag.termination),
             ("0-1", Some("red"), "time forfeit")
@@ -183,31 +203,55 @@ mod tests {
             engine_working: true,
             ..begun
         };
-        assert_eq!(overdue_ending(&thinking, &at(10 * MINUTE)), None);
+        assert_eq!(overdue_ending(&thinking, &at(10 * MINUTE)), Ok(None));
     }
 
     #[test]
     fn a_game_not_begun_is_aborted_once_the_waits_passed_since_it_was_touched() {
         let created = game(&[], None);
-        assert_eq!(overdue_ending(&created, &at(30 * MINUTE + 5_000)), None);
-        let abort = overdue_ending(&created, &at(30 * MINUTE + 5_001)).expect("aborted");
+        assert_eq!(overdue_ending(&created, &at(30 * MINUTE + 5_000)), Ok(None));
+        let abort = overdue_ending(&created, &at(30 * MINUTE + 5_001))
+            .unwrap()
+            .expect("aborted");
         assert_eq!(
             (abort.result, abort.winner, abort.termination),
             ("*", None, ABORTED)
         );
         // One move: the wait runs from it.
         let one = game(&[("a3a4", 60_000, 60_000)], Some(MINUTE));
-        assert_eq!(overdue_ending(&one, &at(31 * MINUTE + 5_000)), None);
-        assert!(overdue_ending(&one, &at(31 * MINUTE + 5_001)).is_some());
+        assert_eq!(overdue_ending(&one, &at(31 * MINUTE + 5_000)), Ok(None));
+        assert!(
+            overdue_ending(&one, &at(31 * MINUTE + 5_001))
+                .unwrap()
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn a_game_no_one_could_have_played_is_damaged_not_decided() {
+        let mut level_nine = game(
+            &[("a3a4", 60_000, 60_000), ("g7g6", 60_000, 60_000)],
+            Some(0),
+        );
+        level_nine.record.mode = "engine".into();
+        level_nine.record.engine_level = Some(9);
+        level_nine.record.engine_side = Some("red".into());
+        let refused = overdue_ending(&level_nine, &at(10 * MINUTE)).unwrap_err();
+        assert!(refused.contains("engine level 9"), "{refused}");
+        let illegal = game(&[("a3a9", 60_000, 60_000)], Some(0));
+        assert!(overdue_ending(&illegal, &at(10 * MINUTE)).is_err());
     }
 
     #[test]
     fn an_untimed_game_under_way_is_never_overdue() {
         let mut untimed = game(&[("a3a4", 0, 0), ("g7g6", 0, 0)], Some(0));
-        untimed.record.clock_initial_ms = None;
+        (
+            untimed.record.clock_initial_ms,
+            untimed.record.clock_increment_ms,
+        ) = (None, None);
         for m in &mut untimed.moves {
             (m.blue_ms, m.red_ms) = (None, None);
         }
-        assert_eq!(overdue_ending(&untimed, &at(1_000 * MINUTE)), None);
+        assert_eq!(overdue_ending(&untimed, &at(1_000 * MINUTE)), Ok(None));
     }
 }

@@ -8,10 +8,13 @@ import { localise, tOr } from "./i18n.js";
 localise();
 mountAccountBar();
 
-/** Sends a form's request; shows the server's refusal in `errorId`, else runs `done`. */
+/** Sends a form's request; shows the server's refusal in `errorId`, else runs `done`. The page's submit
+ * buttons start disabled and are enabled here: a form sent before this script ran would go to the server as
+ * a plain form, with the password in it. */
 function wire(formId, errorId, request, done) {
   const form = $(formId);
   if (!form) return;
+  form.querySelector("button[type=submit]").disabled = false;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     $(errorId).hidden = true;

@@ -6,6 +6,8 @@
 //! connection (each statement committed on its own) or in one transaction. Functions that must run inside a
 //! caller's transaction (`mark_rated_on`) take a `&dyn Conn`.
 
+use std::sync::Arc;
+
 use super::StoreError;
 
 /// A parameter or a column: the few kinds of values the schema stores (a boolean is an integer, 0 or 1).
@@ -15,6 +17,11 @@ pub enum Value {
     Int(i64),
     Real(f64),
     Text(String),
+    /// A stored cell no column of the schema may hold (a blob, text that is not UTF-8: a hand-edited or
+    /// damaged database), described. Read as a value rather than failing the query, so one damaged row costs
+    /// only its own reader ([`Row::get`] answers [`StoreError::Unreadable`]), never the rows beside it. Never
+    /// sent as a parameter.
+    Unreadable(String),
 }
 
 /// Something a statement can take as a parameter.
@@ -136,26 +143,71 @@ impl<T: FromValue> FromValue for Option<T> {
     }
 }
 
-/// One row of a query's answer.
+/// One row of a query's answer: its values, and its columns' names (shared by the rows of one answer) to
+/// say which column holds a value that does not read.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Row(pub Vec<Value>);
+pub struct Row {
+    values: Vec<Value>,
+    columns: Arc<[String]>,
+}
 
 impl Row {
+    pub fn new(values: Vec<Value>, columns: Arc<[String]>) -> Row {
+        Row { values, columns }
+    }
+
     /// Column `i` (from 0) as a `T`.
     ///
     /// # Errors
-    /// [`StoreError::Value`] when there is no such column or its value is not a `T`.
+    /// [`StoreError::Value`] when there is no such column (a bug of the query);
+    /// [`StoreError::Unreadable`] when its value is not a `T` (a damaged row).
     pub fn get<T: FromValue>(&self, i: usize) -> Result<T, StoreError> {
         let value = self
-            .0
+            .values
             .get(i)
             .ok_or_else(|| StoreError::Value(format!("no column {i}")))?;
         T::from_value(value).ok_or_else(|| {
-            StoreError::Value(format!(
-                "column {i} holds {value:?}, not a {}",
-                std::any::type_name::<T>()
+            let column = self.columns.get(i).map_or("?", String::as_str);
+            let held = match value {
+                Value::Null => "nothing".to_string(),
+                Value::Int(i) => i.to_string(),
+                Value::Real(r) => r.to_string(),
+                Value::Text(t) => format!("{:?}", t.chars().take(40).collect::<String>()),
+                Value::Unreadable(what) => what.clone(),
+            };
+            StoreError::Unreadable(format!(
+                "column {column} holds {held}, not {}",
+                type_words::<T>()
             ))
         })
+    }
+}
+
+/// What a column read as `T` must hold, in words ("a whole number from 0 to 255").
+fn type_words<T>() -> String {
+    let name = std::any::type_name::<T>();
+    let (optional, name) = match name
+        .strip_prefix("core::option::Option<")
+        .and_then(|n| n.strip_suffix('>'))
+    {
+        Some(inner) => (true, inner),
+        None => (false, name),
+    };
+    let words = match name {
+        "u8" => "a whole number from 0 to 255",
+        "u32" => "a whole number from 0 to 4294967295",
+        "u64" => "a whole number of at least 0",
+        "i32" => "a 32-bit whole number",
+        "i64" => "a whole number",
+        "bool" => "a boolean (0 or 1)",
+        "f64" => "a number",
+        "alloc::string::String" => "text",
+        other => other,
+    };
+    if optional {
+        format!("{words} or nothing")
+    } else {
+        words.to_string()
     }
 }
 
@@ -201,6 +253,32 @@ impl dyn Conn + '_ {
         read: impl FnMut(&Row) -> Result<T, StoreError>,
     ) -> Result<Vec<T>, StoreError> {
         self.query(sql, params)?.iter().map(read).collect()
+    }
+
+    /// A query's rows that read, each read by `read`; a row that does not ([`StoreError::is_unreadable`]:
+    /// a damaged row) is logged and left out, so a list stays usable beside one damaged entry.
+    ///
+    /// # Errors
+    /// When the statement fails, or a row fails to read for another reason.
+    pub fn query_readable<T>(
+        &self,
+        sql: &str,
+        params: &[&dyn Param],
+        mut read: impl FnMut(&Row) -> Result<T, StoreError>,
+    ) -> Result<Vec<T>, StoreError> {
+        let mut out = Vec::new();
+        for row in self.query(sql, params)? {
+            match read(&row) {
+                Ok(item) => out.push(item),
+                Err(e) if e.is_unreadable() => {
+                    // The store's lists begin with the row's key (a game's id, a seek's id).
+                    let key = row.get::<String>(0).unwrap_or_else(|_| "?".into());
+                    tracing::warn!(row = %key, error = %e, "a damaged row was left out of a list");
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(out)
     }
 
     /// A query's first row read by `read`, if it has one.

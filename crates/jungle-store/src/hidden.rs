@@ -25,6 +25,8 @@ pub struct HiddenRecord {
     pub result: Option<String>,
     pub winner: Option<String>,
     pub termination: Option<String>,
+    /// When its ending was stored (Unix ms), with its result; written by [`Store::finish_hidden`] only.
+    pub finished_at: Option<i64>,
 }
 
 impl Store {
@@ -58,7 +60,7 @@ impl Store {
         self.with(|conn| {
             conn.query_opt(
                 "SELECT id, created_at, mode, rules, engine_level, engine_side, blue_token, red_token,
-                    blue_setup, red_setup, result, winner, termination
+                    blue_setup, red_setup, result, winner, termination, finished_at
                  FROM hidden_games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -76,19 +78,24 @@ impl Store {
                         result: r.get(10)?,
                         winner: r.get(11)?,
                         termination: r.get(12)?,
+                        finished_at: r.get(13)?,
                     })
                 },
             )
         })
     }
 
-    /// The moves of a hidden game, in order (`a3a4`).
-    pub fn hidden_moves(&self, id: &str) -> Result<Vec<String>, StoreError> {
+    /// The moves of a hidden game in order, each with its ply (`(0, "a3a4")`): [`StoreError::Unreadable`]
+    /// when any of their columns holds what the schema cannot mean.
+    pub fn hidden_moves(&self, id: &str) -> Result<Vec<(u32, String)>, StoreError> {
         self.with(|conn| {
             conn.query_map(
-                "SELECT mv FROM hidden_moves WHERE game_id = ?1 ORDER BY ply",
+                "SELECT ply, mv, played_at FROM hidden_moves WHERE game_id = ?1 ORDER BY ply",
                 params![id],
-                |r| r.get(0),
+                |r| {
+                    let _: i64 = r.get(2)?;
+                    Ok((r.get(0)?, r.get(1)?))
+                },
             )
         })
     }
@@ -171,6 +178,7 @@ mod tests {
             result: None,
             winner: None,
             termination: None,
+            finished_at: None,
         }
     }
 
@@ -186,7 +194,7 @@ mod tests {
             let again = store.insert_hidden_move("h1", 0, "g3g4").unwrap_err();
             assert!(again.is_conflict(), "{again}");
             store.insert_hidden_move("h1", 1, "g7g6").unwrap();
-            assert_eq!(store.hidden_moves("h1").unwrap(), ["a3a4", "g7g6"]);
+            assert_eq!(store.hidden_moves("h1").unwrap(), [(0, "a3a4".to_string()), (1, "g7g6".to_string())]);
             assert!(store.finish_hidden("h1", 2, "0-1", Some("red"), "resignation").unwrap());
             assert!(!store.finish_hidden("h1", 2, "1-0", Some("blue"), "resignation").unwrap());
             let stored = store.hidden_game("h1").unwrap().unwrap();

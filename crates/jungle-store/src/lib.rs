@@ -42,7 +42,7 @@ mod list;
 mod overdue;
 mod rematch;
 pub use list::{GameList, GameSummary};
-pub use overdue::{Ending, Sweep, Unattended};
+pub use overdue::{Ending, Sweep, Swept, Unattended, Verdict};
 
 /// A storage failure (the database could not be opened or written, a statement failed, or a stored value is
 /// not what the schema means).
@@ -55,10 +55,16 @@ pub enum StoreError {
          file's permissions, its folder and the disk)"
     )]
     ReadOnly,
-    /// A stored value that cannot be what the schema means (a hand-edited database), or a column read as
-    /// the wrong type.
-    #[error("database: unexpected stored value: {0}")]
+    /// A query whose answer is not what the store expects (a column it does not have, no row from an
+    /// aggregate): a bug, not damage.
+    #[error("database: unexpected answer: {0}")]
     Value(String),
+    /// A stored value that cannot be what the schema means (a hand-edited or damaged database): a cell of
+    /// the wrong type, text that is not UTF-8, a number out of range, a name the store does not know. It
+    /// concerns the row read, not the database: the callers quarantine that row's game and go on
+    /// ([`StoreError::is_unreadable`]).
+    #[error("database: unreadable stored value: {0}")]
+    Unreadable(String),
     /// PostgreSQL refused a statement (a constraint, a syntax error).
     #[error("database: {0}")]
     Postgres(#[from] tokio_postgres::Error),
@@ -71,6 +77,14 @@ pub enum StoreError {
     /// A move for a game whose ending is stored (another node decided it first: a flag, an abort).
     #[error("the game is over: no move is stored after its ending")]
     Finished,
+}
+
+impl StoreError {
+    /// Whether the error is a damaged stored value ([`StoreError::Unreadable`]): the row read is wrong, the
+    /// database itself works.
+    pub fn is_unreadable(&self) -> bool {
+        matches!(self, StoreError::Unreadable(_))
+    }
 }
 
 /// A game's fixed facts, as stored when it was created (plus seat tokens filled in as seats are taken).
@@ -92,6 +106,9 @@ pub struct GameRecord {
     pub result: Option<String>,
     pub winner: Option<String>,
     pub termination: Option<String>,
+    /// When its ending was stored (Unix ms), with its result; written by [`Store::finish`] only, so a record
+    /// to insert leaves it `None`.
+    pub finished_at: Option<i64>,
 }
 
 /// One stored move with the clocks right after it.
@@ -282,10 +299,11 @@ impl Store {
         Ok(reason.flatten())
     }
 
-    /// The ids of the games still in progress (to reopen their rooms after a restart).
+    /// The ids of the games still in progress (to reopen their rooms after a restart). An id that does not
+    /// read (a damaged row, which no id can then name) is logged and left out.
     pub fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
         self.with(|conn| {
-            conn.query_map(
+            conn.query_readable(
                 "SELECT id FROM games WHERE finished_at IS NULL AND damaged IS NULL AND mode != 'import'
                  ORDER BY created_at",
                 params![],
@@ -301,7 +319,8 @@ macro_rules! game_query {
     ($rest:literal) => {
         concat!(
             "SELECT id, created_at, mode, rules, start_fen, engine_level, engine_side, blue_token, red_token,
-                blue_name, red_name, clock_initial_ms, clock_increment_ms, result, winner, termination
+                blue_name, red_name, clock_initial_ms, clock_increment_ms, result, winner, termination,
+                finished_at, blue_user_id, red_user_id, rating_category, days_per_move, deadline_at, rematch_of
              FROM games ",
             $rest
         )
@@ -309,8 +328,12 @@ macro_rules! game_query {
 }
 use game_query;
 
-/// A row of a [`game_query`].
+/// A row of a [`game_query`]: [`StoreError::Unreadable`] when any of the game's columns holds what the schema
+/// cannot mean, including those other methods read (the seats' accounts, the rating category, a
+/// correspondence game's time, the game it is a rematch of), so a damaged game is found wherever it is read.
 fn read_game(r: &db::Row) -> Result<GameRecord, StoreError> {
+    let _: (Option<i64>, Option<i64>, Option<String>) = (r.get(17)?, r.get(18)?, r.get(19)?);
+    let _: (Option<u32>, Option<i64>, Option<String>) = (r.get(20)?, r.get(21)?, r.get(22)?);
     Ok(GameRecord {
         id: r.get(0)?,
         created_at: r.get(1)?,
@@ -328,6 +351,7 @@ fn read_game(r: &db::Row) -> Result<GameRecord, StoreError> {
         result: r.get(13)?,
         winner: r.get(14)?,
         termination: r.get(15)?,
+        finished_at: r.get(16)?,
     })
 }
 
@@ -336,12 +360,14 @@ fn game_on(conn: &dyn Conn, id: &str) -> Result<Option<GameRecord>, StoreError> 
     conn.query_opt(game_query!("WHERE id = ?1"), params![id], read_game)
 }
 
-/// A game's moves in order, read through `conn`.
+/// A game's moves in order, read through `conn`: [`StoreError::Unreadable`] when any of their columns holds
+/// what the schema cannot mean (the moment each was played too, which the catching up of a cluster reads).
 fn moves_on(conn: &dyn Conn, id: &str) -> Result<Vec<MoveRecord>, StoreError> {
     conn.query_map(
-        "SELECT ply, mv, blue_ms, red_ms FROM moves WHERE game_id = ?1 ORDER BY ply",
+        "SELECT ply, mv, blue_ms, red_ms, played_at FROM moves WHERE game_id = ?1 ORDER BY ply",
         params![id],
         |r| {
+            let _: i64 = r.get(4)?;
             Ok(MoveRecord {
                 ply: r.get(0)?,
                 mv: r.get(1)?,

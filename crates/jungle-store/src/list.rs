@@ -85,7 +85,7 @@ impl Store {
     pub fn list(&self, which: GameList, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
         let sql = list_query(which);
         self.with(|conn| {
-            conn.query_map(sql, params![limit], |r| {
+            conn.query_readable(sql, params![limit], |r| {
                 Ok(GameSummary {
                     id: r.get(0)?,
                     mode: r.get(1)?,

@@ -174,7 +174,7 @@ impl Store {
             live("?3")
         );
         self.with(|conn| {
-            conn.query_map(
+            conn.query_readable(
                 &sql,
                 params![viewer, limit, now - SEEK_GRACE_MS],
                 seek_of_row,
@@ -336,7 +336,7 @@ impl Store {
              WHERE g.finished_at IS NULL AND g.damaged IS NULL AND g.mode != 'import'
              ORDER BY g.created_at DESC LIMIT ?1"
         );
-        self.with(|conn| conn.query_map(&sql, params![limit], live_game_of_row))
+        self.with(|conn| conn.query_readable(&sql, params![limit], live_game_of_row))
     }
 
     /// The games in progress an account plays in (from the lobby or not), the soonest deadline first.
@@ -347,7 +347,7 @@ impl Store {
                 AND g.damaged IS NULL AND g.mode != 'import'
              ORDER BY g.deadline_at IS NULL, g.deadline_at, g.created_at DESC LIMIT ?2"
         );
-        self.with(|conn| conn.query_map(&sql, params![user_id, limit], live_game_of_row))
+        self.with(|conn| conn.query_readable(&sql, params![user_id, limit], live_game_of_row))
     }
 
     /// A correspondence game's days per move and deadline; `None` for any other game.
@@ -384,10 +384,11 @@ impl Store {
         Ok(())
     }
 
-    /// Correspondence games in progress whose side to move ran out before `now`.
+    /// Correspondence games in progress whose side to move ran out before `now` (an id that does not read is
+    /// logged and left out).
     pub fn overdue_games(&self, now: i64) -> Result<Vec<String>, StoreError> {
         self.with(|conn| {
-            conn.query_map(
+            conn.query_readable(
                 "SELECT id FROM games
                  WHERE deadline_at <= ?1 AND finished_at IS NULL AND damaged IS NULL ORDER BY deadline_at",
                 params![now],

@@ -5,7 +5,7 @@
 //! writes each ending in the same transaction, under the row lock a move's insert takes: a game is decided
 //! once, and never beside a move made at that moment.
 
-use super::db::{RowLock, params};
+use super::db::{Conn, RowLock, params};
 use super::{GameRecord, MoveRecord, Store, StoreError, finish_on, game_on, moves_on};
 
 /// A game in progress as a sweep reads it, its row locked until the sweep's transaction ends.
@@ -40,15 +40,27 @@ pub struct Sweep {
     pub limit: u32,
 }
 
+/// What a sweep did: the games it decided, and those it found damaged — a row that does not read, or a game
+/// `decide` refused as such — with why, left undecided for the caller to quarantine.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Swept {
+    pub decided: Vec<String>,
+    pub damaged: Vec<(String, String)>,
+}
+
+/// What a sweep's `decide` says of a game: its ending (`Ok(None)`: not overdue), or why it is damaged.
+pub type Verdict = Result<Option<Ending>, String>;
+
 impl Store {
     /// Claims the games in progress that may be overdue ([`Sweep`]), hands each to `decide` and stores the
-    /// ending it gives, all in one transaction; the ids of the games decided. A game another node's sweep
-    /// holds is passed over, and one that ended or moved meanwhile is not decided.
+    /// ending it gives, all in one transaction. A game another node's sweep holds is passed over, and one
+    /// that ended or moved meanwhile is not decided. A damaged game does not stop the sweep: it is reported
+    /// in [`Swept::damaged`] and the others are decided.
     pub fn decide_overdue(
         &self,
         sweep: Sweep,
-        decide: &mut dyn FnMut(&Unattended) -> Option<Ending>,
-    ) -> Result<Vec<String>, StoreError> {
+        decide: &mut dyn FnMut(&Unattended) -> Verdict,
+    ) -> Result<Swept, StoreError> {
         self.transaction(|tx| {
             let sql = format!(
                 "SELECT g.id FROM games g
@@ -65,7 +77,7 @@ impl Store {
                  ORDER BY g.created_at LIMIT ?5{}",
                 tx.row_lock(RowLock::SkipLocked)
             );
-            let ids: Vec<String> = tx.query_map(
+            let ids: Vec<String> = tx.query_readable(
                 &sql,
                 params![
                     sweep.now,
@@ -76,38 +88,56 @@ impl Store {
                 ],
                 |r| r.get(0),
             )?;
-            let mut decided = Vec::new();
+            let mut swept = Swept::default();
             for id in ids {
-                let Some(record) = game_on(tx, &id)? else {
-                    continue;
+                let game = match unattended_on(tx, &id, sweep.now) {
+                    Ok(Some(game)) => game,
+                    Ok(None) => continue,
+                    Err(e) if e.is_unreadable() => {
+                        swept.damaged.push((id, e.to_string()));
+                        continue;
+                    }
+                    Err(e) => return Err(e),
                 };
-                let game = Unattended {
-                    moves: moves_on(tx, &id)?,
-                    last_move_at: tx.query_opt(
-                        "SELECT played_at FROM moves WHERE game_id = ?1 ORDER BY ply DESC LIMIT 1",
-                        params![id],
-                        |r| r.get(0),
-                    )?,
-                    engine_working: tx
-                        .query_opt(
-                            "SELECT 1 FROM engine_jobs WHERE game_id = ?1 AND lease_until > ?2",
-                            params![id, sweep.now],
-                            |_| Ok(()),
-                        )?
-                        .is_some(),
-                    record,
-                };
-                let Some(ending) = decide(&game) else {
-                    continue;
+                let ending = match decide(&game) {
+                    Ok(Some(ending)) => ending,
+                    Ok(None) => continue,
+                    Err(reason) => {
+                        swept.damaged.push((id, reason));
+                        continue;
+                    }
                 };
                 let plies = game.moves.len() as u32;
                 if finish_on(tx, &id, plies, ending.result, ending.winner, ending.termination)? {
-                    decided.push(id);
+                    swept.decided.push(id);
                 }
             }
-            Ok(decided)
+            Ok(swept)
         })
     }
+}
+
+/// A game as a sweep reads it, inside the sweep's transaction `tx`; `None` when it is gone.
+fn unattended_on(tx: &dyn Conn, id: &str, now: i64) -> Result<Option<Unattended>, StoreError> {
+    let Some(record) = game_on(tx, id)? else {
+        return Ok(None);
+    };
+    Ok(Some(Unattended {
+        moves: moves_on(tx, id)?,
+        last_move_at: tx.query_opt(
+            "SELECT played_at FROM moves WHERE game_id = ?1 ORDER BY ply DESC LIMIT 1",
+            params![id],
+            |r| r.get(0),
+        )?,
+        engine_working: tx
+            .query_opt(
+                "SELECT 1 FROM engine_jobs WHERE game_id = ?1 AND lease_until > ?2",
+                params![id, now],
+                |r| r.get::<i64>(0).map(|_| ()),
+            )?
+            .is_some(),
+        record,
+    }))
 }
 
 #[cfg(test)]
@@ -154,12 +184,12 @@ mod tests {
     }
 
     /// Decides every game a sweep hands over as a time forfeit: which the store offered is the question.
-    fn flag_all(_: &Unattended) -> Option<Ending> {
-        Some(Ending {
+    fn flag_all(_: &Unattended) -> Verdict {
+        Ok(Some(Ending {
             result: "0-1",
             winner: Some("red"),
             termination: "time forfeit",
-        })
+        }))
     }
 
     on_both_backends! {
@@ -171,7 +201,7 @@ mod tests {
             stored(store, "over", Some(1), 2);
             assert!(store.finish("over", 2, "1-0", Some("blue"), "resignation").unwrap());
             let now = now_ms();
-            assert!(store.decide_overdue(sweep(now), &mut flag_all).unwrap().is_empty());
+            assert!(store.decide_overdue(sweep(now), &mut flag_all).unwrap().decided.is_empty());
             // Two minutes on: the one-minute game's clock ran out (whoever is to move).
             let later = now + 2 * MINUTE;
             let mut seen = Vec::new();
@@ -180,14 +210,36 @@ mod tests {
                     seen.push(game.record.id.clone());
                     flag_all(game)
                 })
-                .unwrap();
+                .unwrap()
+                .decided;
             assert_eq!((seen.as_slice(), decided.as_slice()), (&["one-minute".to_string()][..], &["one-minute".to_string()][..]));
             assert_eq!(store.game("one-minute").unwrap().unwrap().termination.as_deref(), Some("time forfeit"));
-            assert!(store.decide_overdue(sweep(later), &mut flag_all).unwrap().is_empty(), "decided once");
+            assert!(store.decide_overdue(sweep(later), &mut flag_all).unwrap().decided.is_empty(), "decided once");
             // The game not begun, half an hour after its move.
-            let mut decided = store.decide_overdue(sweep(now + 31 * MINUTE), &mut flag_all).unwrap();
+            let mut decided = store.decide_overdue(sweep(now + 31 * MINUTE), &mut flag_all).unwrap().decided;
             decided.sort();
             assert_eq!(decided, ["not-begun", "ten-minutes"]);
+        }
+
+        fn a_damaged_game_is_reported_and_the_others_are_decided(store) {
+            for id in ["g1", "unreadable", "refused"] {
+                stored(store, id, Some(1), 2);
+            }
+            // A clock that is no number of milliseconds (a hand-edited database).
+            store.execute_raw("UPDATE moves SET blue_ms = -5 WHERE game_id = 'unreadable'").unwrap();
+            let later = now_ms() + 2 * MINUTE;
+            let mut swept = store
+                .decide_overdue(sweep(later), &mut |game| match game.record.id.as_str() {
+                    "refused" => Err("does not replay".into()),
+                    _ => flag_all(game),
+                })
+                .unwrap();
+            swept.damaged.sort();
+            assert_eq!(swept.decided, ["g1"]);
+            assert_eq!(swept.damaged[0], ("refused".to_string(), "does not replay".to_string()));
+            assert_eq!(swept.damaged[1].0, "unreadable");
+            assert!(swept.damaged[1].1.contains("blue_ms holds -5"), "{}", swept.damaged[1].1);
+            assert_eq!(store.game("refused").unwrap().unwrap().result, None, "left undecided");
         }
 
         fn a_game_whose_engine_is_thinking_is_handed_over_as_such(store) {
@@ -198,7 +250,7 @@ mod tests {
             store
                 .decide_overdue(sweep(now + 2 * MINUTE), &mut |game| {
                     working = Some(game.engine_working);
-                    None
+                    Ok(None)
                 })
                 .unwrap();
             assert_eq!(working, Some(true));
@@ -212,7 +264,7 @@ mod tests {
             let later = now_ms() + 2 * MINUTE;
             let decided: Vec<String> = std::thread::scope(|s| {
                 let sweeps: Vec<_> = (0..3)
-                    .map(|_| s.spawn(|| store.decide_overdue(sweep(later), &mut flag_all).unwrap()))
+                    .map(|_| s.spawn(|| store.decide_overdue(sweep(later), &mut flag_all).unwrap().decided))
                     .collect();
                 sweeps.into_iter().flat_map(|t| t.join().unwrap()).collect()
             });

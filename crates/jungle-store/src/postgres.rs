@@ -490,7 +490,12 @@ impl Conn for On<'_> {
         let params: Vec<&(dyn ToSql + Sync)> =
             values.iter().map(|v| v as &(dyn ToSql + Sync)).collect();
         let rows = self.wait(self.session.client.query(&statement, &params))?;
-        rows.iter().map(row_of).collect()
+        let columns: Arc<[String]> = statement
+            .columns()
+            .iter()
+            .map(|c| c.name().to_string())
+            .collect();
+        rows.iter().map(|row| row_of(row, &columns)).collect()
     }
 
     fn row_lock(&self, lock: RowLock) -> &'static str {
@@ -520,7 +525,7 @@ fn dollar_placeholders(sql: &str) -> String {
     out
 }
 
-fn row_of(row: &tokio_postgres::Row) -> Result<Row, StoreError> {
+fn row_of(row: &tokio_postgres::Row, columns: &Arc<[String]>) -> Result<Row, StoreError> {
     let values = row
         .columns()
         .iter()
@@ -554,7 +559,7 @@ fn row_of(row: &tokio_postgres::Row) -> Result<Row, StoreError> {
             Ok(value.unwrap_or(Value::Null))
         })
         .collect::<Result<_, StoreError>>()?;
-    Ok(Row(values))
+    Ok(Row::new(values, columns.clone()))
 }
 
 /// A value sent as the type PostgreSQL inferred for its placeholder (an integer for a `BIGINT` column, a

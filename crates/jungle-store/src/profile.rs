@@ -169,7 +169,7 @@ impl Store {
     ) -> Result<Vec<PlayerGame>, StoreError> {
         let sql = player_games_query();
         self.with(|conn| {
-            conn.query_map(
+            conn.query_readable(
                 &sql,
                 params![
                     user_id,

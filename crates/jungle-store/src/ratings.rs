@@ -308,7 +308,7 @@ fn stored_rating(rating: f64, deviation: f64, volatility: f64) -> Result<Rating,
 
 /// A stored value that cannot be what the schema means (a hand-edited database).
 fn corrupt(message: String) -> StoreError {
-    StoreError::Value(message)
+    StoreError::Unreadable(message)
 }
 
 impl Store {

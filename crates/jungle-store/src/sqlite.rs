@@ -5,7 +5,7 @@
 //! connection and cached by their text.
 
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, ToSql};
@@ -122,14 +122,14 @@ impl Conn for On<'_> {
 
     fn query(&self, sql: &str, params: &[&dyn Param]) -> Result<Vec<Row>, StoreError> {
         let mut stmt = self.0.prepare_cached(sql)?;
-        let columns = stmt.column_count();
+        let columns: Arc<[String]> = stmt.column_names().into_iter().map(String::from).collect();
         let mut rows = stmt.query(rusqlite::params_from_iter(params.iter().map(|p| p.value())))?;
         let mut out = Vec::new();
         while let Some(row) = rows.next()? {
-            let values = (0..columns)
-                .map(|i| value_of(row.get_ref(i)?))
+            let values = (0..columns.len())
+                .map(|i| Ok(value_of(row.get_ref(i)?)))
                 .collect::<Result<_, StoreError>>()?;
-            out.push(Row(values));
+            out.push(Row::new(values, columns.clone()));
         }
         Ok(out)
     }
@@ -139,18 +139,20 @@ impl Conn for On<'_> {
     }
 }
 
-fn value_of(value: ValueRef<'_>) -> Result<Value, StoreError> {
-    Ok(match value {
+/// A stored cell as a [`Value`]. SQLite lets any cell hold any type, so a hand-edited file may hold a blob or
+/// text that is not UTF-8 where the schema means something else: that cell reads as
+/// [`Value::Unreadable`], and only a reader of it fails (the rest of the answer reads as usual).
+fn value_of(value: ValueRef<'_>) -> Value {
+    match value {
         ValueRef::Null => Value::Null,
         ValueRef::Integer(i) => Value::Int(i),
         ValueRef::Real(r) => Value::Real(r),
-        ValueRef::Text(t) => Value::Text(
-            std::str::from_utf8(t)
-                .map_err(|e| StoreError::Value(format!("text that is not UTF-8: {e}")))?
-                .to_string(),
-        ),
-        ValueRef::Blob(_) => return Err(StoreError::Value("a blob, which no column holds".into())),
-    })
+        ValueRef::Text(t) => match std::str::from_utf8(t) {
+            Ok(text) => Value::Text(text.to_string()),
+            Err(e) => Value::Unreadable(format!("text that is not UTF-8 ({e})")),
+        },
+        ValueRef::Blob(b) => Value::Unreadable(format!("a blob of {} bytes", b.len())),
+    }
 }
 
 impl ToSql for Value {
@@ -160,6 +162,11 @@ impl ToSql for Value {
             Value::Int(i) => ToSqlOutput::Borrowed(ValueRef::Integer(*i)),
             Value::Real(r) => ToSqlOutput::Borrowed(ValueRef::Real(*r)),
             Value::Text(t) => ToSqlOutput::Borrowed(ValueRef::Text(t.as_bytes())),
+            Value::Unreadable(what) => {
+                return Err(rusqlite::Error::ToSqlConversionFailure(
+                    format!("{what} is no parameter").into(),
+                ));
+            }
         })
     }
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::scratch::{ScratchSchema, test_postgres_url};
-use super::{GameRecord, Store, now_ms};
+use super::{GameRecord, Store, StoreError, now_ms};
 
 /// A store for one test; a PostgreSQL one's schema is dropped after the store.
 #[derive(Debug)]
@@ -49,6 +49,22 @@ impl Drop for TestStore {
     fn drop(&mut self) {
         // The connections close before the schema is dropped.
         self.store = None;
+    }
+}
+
+impl Store {
+    /// Runs SQL statements as given, separated by `;` (no `;` inside them), on one connection, each committed
+    /// on its own: for tests that damage rows behind the store's back, as a hand edit of the database would.
+    ///
+    /// # Errors
+    /// When a statement fails (the schema refused the damage).
+    pub fn execute_raw(&self, sql: &str) -> Result<(), StoreError> {
+        self.with(|conn| {
+            for statement in sql.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+                conn.execute(statement, &[])?;
+            }
+            Ok(())
+        })
     }
 }
 
@@ -205,6 +221,7 @@ pub fn record(id: &str) -> GameRecord {
         result: None,
         winner: None,
         termination: None,
+        finished_at: None,
     }
 }
 

@@ -111,15 +111,45 @@ pub fn write_table(path: &Path, table: &Table, rules: &Rules) -> Result<u64, TbE
     Ok(out.len() as u64)
 }
 
+/// The longest header: magic, version, width, metric, material, rules, counts.
+const MAX_HEADER_LEN: u64 = 8 + 2 + 2 + 2 + 255 + 2 + 4096 + 24;
+
+/// Opens a regular file. Anything else (a device such as `/dev/zero`, a pipe, a directory) is refused before
+/// it is opened, so a bad path can neither be read without end nor hang the reader.
+fn open_regular(path: &Path) -> Result<fs::File, TbError> {
+    let metadata = fs::metadata(path).map_err(|e| TbError::io(path, e))?;
+    if !metadata.is_file() {
+        return Err(TbError::corrupt(path, "not a regular file"));
+    }
+    fs::File::open(path).map_err(|e| TbError::io(path, e))
+}
+
+/// Reads a regular file of at most `limit` bytes; a longer one is refused.
+fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, TbError> {
+    use std::io::Read;
+    let file = open_regular(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| TbError::io(path, e))?;
+    if bytes.len() as u64 > limit {
+        return Err(TbError::corrupt(
+            path,
+            format!("longer than the {limit} bytes its header allows"),
+        ));
+    }
+    Ok(bytes)
+}
+
 /// Reads a file's header (not the values).
 ///
 /// # Errors
 /// [`TbError::BadMagic`], [`TbError::Version`], [`TbError::Corrupt`] or [`TbError::Io`], naming the file.
 pub fn read_header(path: &Path) -> Result<Header, TbError> {
     use std::io::Read;
-    let mut file = fs::File::open(path).map_err(|e| TbError::io(path, e))?;
+    let file = open_regular(path)?;
     let mut head = Vec::with_capacity(1024);
-    Read::take(&mut file, 8 + 2 + 2 + 2 + 255 + 2 + 4096 + 24)
+    file.take(MAX_HEADER_LEN)
         .read_to_end(&mut head)
         .map_err(|e| TbError::io(path, e))?;
     parse_header(path, &head)
@@ -204,8 +234,7 @@ pub fn check_rules(path: &Path, header: &Header, rules: &Rules) -> Result<(), Tb
 /// # Errors
 /// Any [`TbError`] about the file: wrong rules, bad header, metric, size or checksum.
 pub fn read_table(path: &Path, rules: &Rules) -> Result<Table, TbError> {
-    let bytes = fs::read(path).map_err(|e| TbError::io(path, e))?;
-    let header = parse_header(path, &bytes)?;
+    let header = read_header(path)?;
     check_rules(path, &header, rules)?;
     if path
         .extension()
@@ -228,7 +257,24 @@ pub fn read_table(path: &Path, rules: &Rules) -> Result<Table, TbError> {
             ),
         ));
     }
-    let payload = &bytes[header.header_len as usize..];
+    let raw_len = header.indices as usize * usize::from(header.width);
+    // Compressed values are never longer than zstd's bound for their length: a header claiming more is
+    // damaged, and its file is not read.
+    let most_compressed = zstd::zstd_safe::compress_bound(raw_len) as u64;
+    if header.compressed_len > most_compressed {
+        return Err(TbError::corrupt(
+            path,
+            format!(
+                "header says {} bytes of values, more than {most_compressed}",
+                header.compressed_len
+            ),
+        ));
+    }
+    let bytes = read_bounded(
+        path,
+        header.header_len.saturating_add(header.compressed_len),
+    )?;
+    let payload = bytes.get(header.header_len as usize..).unwrap_or_default();
     if payload.len() as u64 != header.compressed_len {
         return Err(TbError::corrupt(
             path,
@@ -239,7 +285,6 @@ pub fn read_table(path: &Path, rules: &Rules) -> Result<Table, TbError> {
             ),
         ));
     }
-    let raw_len = header.indices as usize * usize::from(header.width);
     let raw = zstd::bulk::decompress(payload, raw_len)
         .map_err(|e| TbError::corrupt(path, format!("cannot decompress values: {e}")))?;
     if raw.len() != raw_len {

@@ -98,6 +98,7 @@ impl Hub {
                 result: None,
                 winner: None,
                 termination: None,
+                finished_at: None,
             },
             client,
         )?;
@@ -196,6 +197,7 @@ impl Hub {
             result: None,
             winner: None,
             termination: None,
+            finished_at: None,
             ..old
         };
         let of = room.id.clone();
@@ -270,6 +272,7 @@ impl Hub {
             result: None,
             winner: None,
             termination: None,
+            finished_at: None,
         };
         self.store.insert_game(&record)?;
         let moves: Vec<MoveRecord> = game

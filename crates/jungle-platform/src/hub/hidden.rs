@@ -18,6 +18,8 @@ use jungle_rules::{Rules, Side};
 use jungle_hidden::ai::Budget;
 
 use super::{Hub, HubError, MAX_TEXT, chosen_side, is_game_id, new_game_id, new_token};
+use crate::engine_queue::Requester;
+use crate::room::LoadError;
 use crate::room::hidden::wire::NewHiddenGame;
 use crate::room::hidden::{EngineTurn, HiddenError, HiddenMode, HiddenRoom, RoomState};
 use crate::side_name;
@@ -39,10 +41,11 @@ impl Hub {
         if let Some(room) = self.hidden.held(id) {
             return Ok(Some(room));
         }
-        let Some(record) = self.store.hidden_game(id)? else {
+        let read = |e| LoadError::from((id, e));
+        let Some(record) = self.store.hidden_game(id).map_err(read)? else {
             return Ok(None);
         };
-        let moves = self.store.hidden_moves(id)?;
+        let moves = self.store.hidden_moves(id).map_err(read)?;
         let state = RoomState::from_record(&record, &moves)?;
         let loaded = Arc::new(HiddenRoom::new(id.to_string(), state, None, self.outbox()));
         // Two loads may race: the first one in wins, so everyone shares one room.
@@ -126,6 +129,7 @@ impl Hub {
             result: None,
             winner: None,
             termination: None,
+            finished_at: None,
         };
         self.store.insert_hidden_game(&record)?;
         let state = RoomState::from_record(&record, &[])?;
@@ -168,9 +172,10 @@ impl Hub {
             } = turn;
             // The open game's time per level (untimed games): hidden games have no clock.
             let time = crate::engine::movetime(level, None, view.side_to_move());
+            let requester = Requester::of_game(&room.id, room.owner);
             let found = hub
                 .engine
-                .run(time, move || {
+                .run(&requester, time, move || {
                     let m = ai.choose_within(&view, Budget::time(time));
                     (m, ai)
                 })

@@ -24,7 +24,7 @@ use crate::connections::Connections;
 use crate::engine::EnginePool;
 use crate::limits::Limits;
 use crate::rate::RateLimits;
-use crate::room::open::{engine_turn, resume_clock_at, room_state};
+use crate::room::open::{Loaded, engine_turn, load, resume_clock_at};
 use crate::room::{ActionError, Hidden, LoadError, Mode, Open, Room, Rooms};
 use crate::store::{Store, StoreError};
 use crate::{side_from_name, side_name};
@@ -247,11 +247,11 @@ impl Hub {
     }
 
     /// Reopens every unfinished game after a start, and restarts its engine and clock. Returns how many.
+    /// A damaged game (a row that does not read, values no game could have, a record that no longer
+    /// replays) is quarantined ([`Hub::quarantine`]), so the other games start.
     ///
     /// # Errors
     /// When the database cannot be read.
-    /// A damaged game (its record no longer replays) is quarantined: logged, marked in the store and left
-    /// out, so the other games start.
     pub fn resume(self: &Arc<Self>) -> Result<usize, HubError> {
         let ids = self.store.unfinished_ids()?;
         let mut count = 0;
@@ -262,14 +262,23 @@ impl Hub {
                     count += 1;
                 }
                 Ok(None) => {}
-                Err(HubError::Damaged { id, reason }) => {
-                    tracing::error!(game = %id, %reason, "damaged game quarantined");
-                    self.store.mark_damaged(&id, &reason)?;
-                }
+                Err(HubError::Damaged { id, reason }) => self.quarantine(&id, &reason),
                 Err(e) => return Err(e),
             }
         }
         Ok(count)
+    }
+
+    /// Quarantines a damaged game: logs it with why, marks it in the store (it leaves the live lists, is
+    /// not reopened at start, and is answered as damaged: `409`), and drops its room if one is held. The game
+    /// is kept as it is, for whoever repairs it. A mark that cannot be written is logged; the game is still
+    /// answered as damaged while its row stays unreadable.
+    pub fn quarantine(&self, id: &str, reason: &str) {
+        tracing::error!(game = %id, %reason, "damaged game quarantined");
+        if let Err(e) = self.store.mark_damaged(id, reason) {
+            tracing::error!(game = %id, error = %e, "the quarantine of a damaged game was not stored");
+        }
+        self.rooms.remove(id);
     }
 
     /// The room of a game, loading it from the store if needed; `None` if there is no such game.
@@ -284,33 +293,47 @@ impl Hub {
             room.touch();
             return Ok(Some(room));
         }
-        let Some(record) = self.store.game(id)? else {
+        let Some(Loaded {
+            record,
+            moves,
+            mut state,
+        }) = load(&self.store, id, self.limits.claim_after)?
+        else {
             return Ok(None);
         };
-        let moves = self.store.moves(id)?;
-        let mut state = room_state(&record, &moves, self.limits.claim_after)?;
-        state.correspondence = self.store.correspondence(id)?;
         if self.cluster().is_some() {
             // The game went on elsewhere: its clock has been running since its last move.
-            resume_clock_at(&mut state, self.store.last_move_at(id)?);
+            let last_move_at = self.store.last_move_at(id);
+            resume_clock_at(
+                &mut state,
+                last_move_at.map_err(|e| LoadError::from((id, e)))?,
+            );
         }
         if record.result.is_some() {
-            // Its rematch, if a player asked for one (on any node, before this room was opened).
-            state.rematch = self
-                .store
-                .rematch_of(id)?
-                .map(|made| rematch_of_record(&made));
+            // Its rematch, if a player asked for one (on any node, before this room was opened). A rematch
+            // whose own row is damaged is that game's damage, not this one's: this game opens without it.
+            state.rematch = match self.store.rematch_of(id) {
+                Ok(made) => made.map(|made| rematch_of_record(&made)),
+                Err(e) if e.is_unreadable() => {
+                    tracing::warn!(game = %id, error = %e, "the rematch of a game does not read");
+                    None
+                }
+                Err(e) => return Err(e.into()),
+            };
         }
         // A game whose last move ended it but whose ending was not written yet (the process died between
-        // the two writes): write it now, so it leaves the live list.
+        // the two writes): write it now, so it leaves the live list. (A rated game's players' ratings are read
+        // to settle it: a damaged rating row makes this game one that cannot be ended, so it is damaged too.)
         if let (Some(outcome), None) = (state.game.outcome(), &record.result) {
-            self.store.finish(
-                id,
-                moves.len() as u32,
-                outcome.result_str(),
-                outcome.winner.map(side_name),
-                outcome.termination.as_str(),
-            )?;
+            self.store
+                .finish(
+                    id,
+                    moves.len() as u32,
+                    outcome.result_str(),
+                    outcome.winner.map(side_name),
+                    outcome.termination.as_str(),
+                )
+                .map_err(|e| LoadError::from((id, e)))?;
             state.recorded_outcome = Some(outcome);
         }
         let loaded = Arc::new(Room::new(id.to_string(), state, None, self.outbox()));

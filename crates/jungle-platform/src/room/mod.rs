@@ -7,6 +7,7 @@
 pub mod hidden;
 pub mod open;
 mod rooms;
+pub mod stored;
 
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -288,7 +289,7 @@ impl<K: Kind> Room<K> {
         store: &Store,
         state: &mut K::State,
     ) -> Result<(), LoadError> {
-        K::reread(store, &self.id, state)?;
+        K::reread(store, &self.id, state).map_err(|e| e.unreadable_as_damage(&self.id))?;
         self.show(state);
         Ok(())
     }

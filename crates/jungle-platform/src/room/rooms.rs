@@ -44,6 +44,12 @@ impl<K: Kind> Rooms<K> {
             .clone()
     }
 
+    /// Forgets a game's room whatever its state (a game found damaged): the connections watching it keep
+    /// their last state and are refused on their next action.
+    pub fn remove(&self, id: &str) {
+        self.map().remove(id);
+    }
+
     /// Every room held.
     pub fn all(&self) -> Vec<Arc<Room<K>>> {
         self.map().values().cloned().collect()

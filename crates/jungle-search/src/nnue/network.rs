@@ -20,6 +20,10 @@ const MAX_CP: i32 = 20_000;
 /// Longest rules string a file may carry (option strings are far shorter).
 const MAX_RULES_LEN: usize = 4096;
 
+/// The longest net file of this format: the header with the longest rules, the weights, the output bias.
+pub const MAX_FILE_BYTES: usize =
+    MAGIC.len() + 4 + MAX_RULES_LEN + 8 + (INPUTS + 3) * HIDDEN * 2 + 4;
+
 /// The nets shipped in the binary, one per preset that has one (see docs/engine.md for how each was made and
 /// the match that let it in). Each file names its own rules; a test checks they are the preset's.
 static BUILT_IN: &[(Preset, &[u8])] = &[
@@ -42,6 +46,8 @@ pub enum NetError {
     Shape { inputs: u32, hidden: u32 },
     #[error("a weight is out of the range the integer arithmetic allows (could overflow)")]
     WeightOutOfRange,
+    #[error("longer than any net of this format ({MAX_FILE_BYTES} bytes at most)")]
+    TooLong,
     #[error("{0}")]
     Io(String),
 }
@@ -161,10 +167,27 @@ impl Network {
         Network::new(rules, first, bias, output, output_bias)
     }
 
-    /// Reads a net file from disk.
+    /// Reads a net file from disk. Only a regular file of at most [`MAX_FILE_BYTES`] is read: anything else
+    /// (`/dev/zero`, a pipe, a directory, a huge file) is refused before it is read, so a bad `EvalFile`
+    /// can neither exhaust memory nor hang the engine.
     pub fn load(path: &std::path::Path) -> Result<Network, NetError> {
-        let bytes =
-            std::fs::read(path).map_err(|e| NetError::Io(format!("{}: {e}", path.display())))?;
+        use std::io::Read;
+        let io = |e: std::io::Error| NetError::Io(format!("{}: {e}", path.display()));
+        if !std::fs::metadata(path).map_err(io)?.is_file() {
+            return Err(NetError::Io(format!(
+                "{}: not a regular file",
+                path.display()
+            )));
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .map_err(io)?
+            .take(MAX_FILE_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        if bytes.len() > MAX_FILE_BYTES {
+            return Err(NetError::TooLong);
+        }
         Network::from_bytes(&bytes)
     }
 

@@ -19,6 +19,7 @@ use axum::response::Response;
 use axum::routing::get;
 use axum::{Json, Router};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use jungle_platform::Requester;
 use jungle_platform::analysis::{
     ANALYSIS_HASH_MB, Graph, analyse_continuously, graph, read_position,
 };
@@ -76,7 +77,7 @@ impl Running {
 
 /// Serves one analysis connection until either side closes it, nothing arrives for the idle limit, or the
 /// client floods it. At most one analysis runs per connection: a new position replaces the old one.
-pub async fn serve_analysis<Tx, Rx>(hub: Arc<Hub>, mut tx: Tx, mut rx: Rx)
+pub async fn serve_analysis<Tx, Rx>(hub: Arc<Hub>, requester: Requester, mut tx: Tx, mut rx: Rx)
 where
     Tx: Sink<String> + Unpin,
     Rx: Stream<Item = Incoming> + Unpin,
@@ -131,7 +132,7 @@ where
                         if let Some(old) = running.take() {
                             old.end();
                         }
-                        match start(&hub, &fen, &rules, generation, reports.clone()) {
+                        match start(&hub, &requester, &fen, &rules, generation, reports.clone()) {
                             Ok(started) => {
                                 running = Some(started);
                                 None
@@ -157,6 +158,7 @@ where
 /// Starts analysing a position; its reports go to `reports` tagged with `generation`.
 fn start(
     hub: &Hub,
+    requester: &Requester,
     fen: &str,
     rules: &str,
     generation: u64,
@@ -173,6 +175,7 @@ fn start(
     let stop = engine.stop_handle();
     let task = tokio::spawn(analyse_continuously(
         hub.engine.clone(),
+        requester.clone(),
         engine,
         game,
         move |text| {
@@ -192,11 +195,12 @@ async fn socket(
 ) -> Result<Response, ApiError> {
     refuse_cross_site(&hub, &headers)?;
     let place = open_connection(&hub, client)?;
+    let requester = Client(client).requester();
     Ok(
         bounded(upgrade).on_upgrade(move |socket: WebSocket| async move {
             let _place = place;
             let (tx, rx) = text_frames(socket);
-            serve_analysis(hub, tx, rx).await;
+            serve_analysis(hub, requester, tx, rx).await;
         }),
     )
 }
@@ -204,16 +208,19 @@ async fn socket(
 /// `GET /api/games/ID/evaluations`: the game's [`Graph`].
 async fn evaluations(
     State(hub): State<AppState>,
+    client: Client,
     Path(id): Path<String>,
 ) -> Result<Json<Graph>, ApiError> {
     let room = find_room(&hub, &id)?;
     hub.engine_has_room()?;
     let game = room.lock().game.clone();
-    let graph = graph(&hub.engine, &game).await.ok_or_else(|| {
-        ApiError(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the engine is not available".into(),
-        )
-    })?;
+    let graph = graph(&hub.engine, &client.requester(), &game)
+        .await
+        .ok_or_else(|| {
+            ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the engine is not available".into(),
+            )
+        })?;
     Ok(Json(graph))
 }

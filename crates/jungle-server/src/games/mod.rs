@@ -288,6 +288,7 @@ struct AnalysisQuery {
 /// The engine's evaluation and best line after `ply` moves of a game.
 async fn analysis(
     State(hub): State<AppState>,
+    client: Client,
     Path(id): Path<String>,
     query: Result<Query<AnalysisQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
@@ -315,12 +316,16 @@ async fn analysis(
         }
         game
     };
-    let analysis = hub.engine.analyse(game).await.ok_or_else(|| {
-        ApiError(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the engine is not available".into(),
-        )
-    })?;
+    let analysis = hub
+        .engine
+        .analyse(&client.requester(), game)
+        .await
+        .ok_or_else(|| {
+            ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the engine is not available".into(),
+            )
+        })?;
     Ok(Json(json!(analysis)))
 }
 

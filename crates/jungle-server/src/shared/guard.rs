@@ -13,6 +13,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
 use crate::AppState;
+use jungle_platform::Requester;
 use jungle_platform::rate::Action;
 
 /// The largest error text carried over into a JSON error.
@@ -21,6 +22,13 @@ const MAX_ERROR_TEXT: usize = 300;
 /// The client's address, from the connection (none when the app runs without one, as in the router's tests).
 #[derive(Clone, Copy, Debug)]
 pub struct Client(pub Option<IpAddr>);
+
+impl Client {
+    /// Who the engine's line counts this client's analysis requests against.
+    pub fn requester(self) -> Requester {
+        Requester::of_client(self.0)
+    }
+}
 
 impl<S: Send + Sync> FromRequestParts<S> for Client {
     type Rejection = std::convert::Infallible;

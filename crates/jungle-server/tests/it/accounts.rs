@@ -688,7 +688,14 @@ async fn fill_and_submit(page: &chromiumoxide::Page, form: &str, fields: &[(&str
         );
         page.evaluate(js.as_str()).await.unwrap();
     }
-    crate::support::browser::click(page, &format!("#{form} button[type=submit]")).await;
+    // The button is enabled once the page's script handles the form.
+    let button = format!("#{form} button[type=submit]");
+    crate::support::browser::wait_until(
+        page,
+        &format!("!document.querySelector({}).disabled", json!(button)),
+    )
+    .await;
+    crate::support::browser::click(page, &button).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -11,7 +11,7 @@ use jungle_hidden::record::Record;
 use jungle_hidden::{Arrangement, ArrangementError, HiddenGame, HiddenMoveError, View};
 use jungle_rules::{BySide, Move, Outcome, ParseMoveError, Rules, Side, Termination};
 
-use super::{Ending, EndingWriter, Frames, Kind, LoadError, Room};
+use super::{Ending, EndingWriter, Frames, Kind, LoadError, Room, stored};
 use crate::cluster::event::{Change, Headcount};
 use crate::protocol::{EngineView, PerSide, SideName};
 use crate::store::{HiddenRecord, Store, StoreError};
@@ -173,24 +173,41 @@ pub struct EngineTurn {
     pub ai: HiddenAi,
 }
 
+/// Who plays a stored hidden game, and the checks of its row that do not need the rules: when it was made,
+/// the engine's seat, its ending.
+fn stored_mode(record: &HiddenRecord) -> Result<HiddenMode, String> {
+    let engine = stored::game_row(stored::GameRow {
+        created_at: record.created_at,
+        mode: &record.mode,
+        engine_level: record.engine_level,
+        engine_side: record.engine_side.as_deref(),
+        result: record.result.as_deref(),
+        winner: record.winner.as_deref(),
+        termination: record.termination.as_deref(),
+        finished_at: record.finished_at,
+    })?;
+    match (record.mode.as_str(), engine) {
+        ("engine", Some((level, side))) => Ok(HiddenMode::Engine { level, side }),
+        ("friend", None) => Ok(HiddenMode::Friend),
+        (other, _) => Err(format!("mode \"{other}\"")),
+    }
+}
+
 impl RoomState {
     /// The state of a stored game: its setups, and the game replayed from them.
     ///
     /// # Errors
-    /// [`LoadError::Damaged`] when the record no longer replays.
-    pub fn from_record(record: &HiddenRecord, moves: &[String]) -> Result<RoomState, LoadError> {
-        let damaged = |reason: String| LoadError::Damaged {
-            id: record.id.clone(),
-            reason,
-        };
+    /// [`LoadError::Damaged`] when the record holds what no game could have (see `room::stored`) or no
+    /// longer replays.
+    pub fn from_record(
+        record: &HiddenRecord,
+        moves: &[(u32, String)],
+    ) -> Result<RoomState, LoadError> {
+        let damaged = |reason: String| stored::damaged(&record.id, reason);
+        let mode = stored_mode(record).map_err(damaged)?;
+        stored::plies(moves.iter().map(|(ply, _)| *ply)).map_err(damaged)?;
+        let moves: Vec<&str> = moves.iter().map(|(_, mv)| mv.as_str()).collect();
         let rules: Rules = record.rules.parse().map_err(|e| damaged(format!("{e}")))?;
-        let mode = match (record.mode.as_str(), record.engine_side.as_deref()) {
-            ("engine", side) => HiddenMode::Engine {
-                level: record.engine_level.unwrap_or(3).clamp(1, 8),
-                side: side.and_then(crate::side_from_name).unwrap_or(Side::Red),
-            },
-            _ => HiddenMode::Friend,
-        };
         let setup = |side, text: &Option<String>| {
             text.as_deref()
                 .map(|t| Arrangement::parse(&rules, side, t))

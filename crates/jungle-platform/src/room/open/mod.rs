@@ -19,7 +19,7 @@ mod restore;
 mod snapshot;
 pub use remote::resume_clock_at;
 use remote::side_text;
-pub use restore::{room_state, stored_outcome};
+pub use restore::{Loaded, load, room_state, stored_outcome};
 use snapshot::snapshot_json;
 pub use snapshot::{pgn_player_name, player_name, snapshot};
 

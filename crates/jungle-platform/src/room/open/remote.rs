@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use jungle_rules::{BySide, Side};
 
 use super::{
-    ActionError, OPENING_PLIES, Open, Rematch, Room, RoomState, draw_declined, room_state,
+    ActionError, Loaded, OPENING_PLIES, Open, Rematch, Room, RoomState, draw_declined, load,
     side_title, stored_outcome,
 };
 use crate::cluster::event::{Change, GameEvent, MoveEvent, RematchEvent};
@@ -308,12 +308,12 @@ pub(super) fn side_text(side: Side) -> String {
 /// [`Kind::reread`](crate::room::Kind::reread) for the open game: the stored game, with what only memory holds
 /// kept (who is connected, a draw offer, a rematch).
 pub(super) fn reread(store: &Store, id: &str, state: &mut RoomState) -> Result<(), LoadError> {
-    let Some(record) = store.game(id)? else {
+    let Some(Loaded {
+        state: mut fresh, ..
+    }) = load(store, id, state.claim_after)?
+    else {
         return Ok(());
     };
-    let moves = store.moves(id)?;
-    let mut fresh = room_state(&record, &moves, state.claim_after)?;
-    fresh.correspondence = store.correspondence(id)?;
     resume_clock_at(&mut fresh, store.last_move_at(id)?);
     if !fresh.is_finished() {
         fresh.draw_offer = state.draw_offer;
