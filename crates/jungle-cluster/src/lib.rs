@@ -14,6 +14,8 @@
 
 mod broker;
 pub mod event;
+pub mod outbox;
+pub use outbox::Outbox;
 
 use std::hash::BuildHasher;
 use std::sync::{Arc, Weak};
@@ -49,10 +51,6 @@ impl ClusterConfig {
 
 /// Long enough for the slowest level's move (2.5 s) and a wait in the engine's line.
 pub const DEFAULT_ENGINE_LEASE: Duration = Duration::from_secs(10);
-
-/// Events waiting to be handed to the broker; past this a change is not published (the others catch up at
-/// the game's next event, or when the broker comes back) rather than holding memory without bound.
-const OUTBOX_CAPACITY: usize = 16_384;
 
 /// The tasks that apply other nodes' events to this node's rooms. A catch-up may wait for the database; with
 /// one task, every game's events would wait behind it (and the broker drops what a slow subscriber does not
@@ -111,21 +109,6 @@ pub struct Cluster {
     _left: oneshot::Sender<()>,
 }
 
-/// Where a room hands the events of its changes (they are published in the order handed in).
-#[derive(Clone, Debug)]
-pub struct Outbox {
-    pub node: Arc<str>,
-    events: mpsc::Sender<GameEvent>,
-}
-
-impl Outbox {
-    pub fn send(&self, event: GameEvent) {
-        if let Err(e) = self.events.try_send(event) {
-            tracing::warn!(error = %e, "a game event was not published: the broker's line is full");
-        }
-    }
-}
-
 impl Cluster {
     pub fn outbox(&self) -> Outbox {
         self.outbox.clone()
@@ -157,10 +140,10 @@ pub async fn join<M: Member>(
     // The subscription is in place at the broker before the node serves anyone: no event of its games is
     // missed.
     broker::confirm_subscriptions(&client).await?;
-    let (events, mut outgoing) = mpsc::channel::<GameEvent>(OUTBOX_CAPACITY);
+    let (outbox, mut outgoing) = Outbox::new(&config.node_id);
     let publisher = client.clone();
     tokio::spawn(async move {
-        while let Some(event) = outgoing.recv().await {
+        while let Some(event) = outgoing.next().await {
             if let Err(e) = publisher
                 .publish(event.subject(), event.to_bytes().into())
                 .await
@@ -198,10 +181,7 @@ pub async fn join<M: Member>(
     let cluster = Arc::new(Cluster {
         node: config.node_id.clone(),
         engine_lease: config.engine_lease,
-        outbox: Outbox {
-            node: config.node_id.as_str().into(),
-            events,
-        },
+        outbox,
         events_lost,
         _left: left,
     });

@@ -30,7 +30,7 @@ struct Remote {
 }
 
 /// How long another node's word that a player is connected holds without being repeated (nodes repeat it
-/// every `SWEEP_EVERY`, 30 s, well within this: `Hub::announce_attendance`).
+/// at most 45 s after they last said anything, well within this: `Hub::announce_attendance`).
 pub const REMOTE_TTL: Duration = Duration::from_secs(90);
 
 /// The most nodes whose word a room keeps (the oldest is forgotten first).
@@ -94,6 +94,11 @@ impl Presence {
         self.remote
             .insert(node.to_string(), Remote { said, seated_until });
         news
+    }
+
+    /// Whether node `node` said anything of its connections to this room (and is still remembered).
+    pub fn has_heard(&self, node: &str) -> bool {
+        self.remote.contains_key(node)
     }
 
     /// A connection opened, for `seat` or (`None`) to watch.

@@ -72,11 +72,12 @@ impl Store {
     /// When a game's last move was played (Unix ms); `None` before the first.
     pub fn last_move_at(&self, id: &str) -> Result<Option<i64>, StoreError> {
         self.with(|conn| {
-            conn.query_opt(
-                "SELECT played_at FROM moves WHERE game_id = ?1 ORDER BY ply DESC LIMIT 1",
+            let at = conn.query_opt(
+                "SELECT last_move_at FROM games WHERE id = ?1",
                 params![id],
-                |r| r.get(0),
-            )
+                |r| r.get::<Option<i64>>(0),
+            )?;
+            Ok(at.flatten())
         })
     }
 

@@ -40,8 +40,10 @@ mod hidden;
 pub use hidden::HiddenRecord;
 mod late_move;
 pub use late_move::MOVE_MAX_AGE;
+mod list;
 mod overdue;
 mod rematch;
+pub use list::{GameList, GameSummary};
 pub use overdue::{Ending, Sweep, Swept, Unattended, Verdict};
 
 /// A storage failure (the database could not be opened or written, a statement failed, or a stored value is
@@ -125,42 +127,6 @@ pub struct MoveRecord {
     pub red_ms: Option<u64>,
 }
 
-/// A line of the home page's game lists.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct GameSummary {
-    pub id: String,
-    pub mode: String,
-    pub rules: String,
-    pub engine_level: Option<u8>,
-    pub engine_side: Option<String>,
-    pub blue_name: Option<String>,
-    pub red_name: Option<String>,
-    pub plies: u32,
-    pub result: Option<String>,
-    pub termination: Option<String>,
-    pub created_at: i64,
-    /// A friend game with a seat nobody has taken yet.
-    pub open_seat: bool,
-    pub finished_at: Option<i64>,
-    /// The clock each side started with, and the increment per move (none: untimed).
-    pub clock_initial_ms: Option<u64>,
-    pub clock_increment_ms: Option<u64>,
-    /// The clocks after the last move (none while no move is made, and in untimed games).
-    pub blue_ms: Option<u64>,
-    pub red_ms: Option<u64>,
-}
-
-/// The lists of the home page.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameList {
-    /// Games in progress, newest first.
-    Live,
-    /// Games played here that have a result, most recently finished first (aborted ones are in no list).
-    Finished,
-    /// Games imported as PGN, for study: never played here, so never live or finished here.
-    Imported,
-}
-
 #[derive(Debug)]
 pub struct Store {
     db: Box<dyn Database>,
@@ -171,24 +137,6 @@ pub fn now_ms() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
-}
-
-/// The query of a home-page list: the columns [`Store::list`] reads into a [`GameSummary`] (with the list's own
-/// "open seat" expression), then the list's filter and order. A macro so each list stays one static string.
-macro_rules! summary_query {
-    ($open_seat:literal, $filter_and_order:literal) => {
-        concat!(
-            "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
-                (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.result, g.termination, g.created_at, ",
-            $open_seat,
-            ", g.finished_at, g.clock_initial_ms, g.clock_increment_ms,
-                (SELECT m.blue_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1),
-                (SELECT m.red_ms FROM moves m WHERE m.game_id = g.id ORDER BY m.ply DESC LIMIT 1)
-             FROM games g ",
-            $filter_and_order,
-            " LIMIT ?1"
-        )
-    };
 }
 
 impl Store {
@@ -297,24 +245,25 @@ impl Store {
 
     /// Inserts many moves in one transaction (PGN import).
     pub fn insert_moves(&self, id: &str, moves: &[MoveRecord]) -> Result<(), StoreError> {
-        self.transaction(|tx| {
-            moves
-                .iter()
-                .try_for_each(|m| insert_move_on(tx, id, m, None))
-        })
+        self.transaction(|tx| insert_moves_on(tx, id, moves, None))
     }
 
     /// Removes the moves from `ply` on (a takeback) and clears any recorded ending.
     pub fn truncate_moves(&self, id: &str, ply: u32) -> Result<(), StoreError> {
         self.transaction(|tx| {
-            tx.execute(
+            let removed = tx.execute(
                 "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
                 params![id, ply],
             )?;
+            // The new last move is found through the key (game, ply): one lookup, not a count.
             tx.execute(
-                "UPDATE games SET result = NULL, winner = NULL, termination = NULL, finished_at = NULL
+                "UPDATE games SET result = NULL, winner = NULL, termination = NULL, finished_at = NULL,
+                    plies = plies - ?2,
+                    last_move_at = (SELECT m.played_at FROM moves m WHERE m.game_id = ?1 ORDER BY m.ply DESC LIMIT 1),
+                    last_blue_ms = (SELECT m.blue_ms FROM moves m WHERE m.game_id = ?1 ORDER BY m.ply DESC LIMIT 1),
+                    last_red_ms = (SELECT m.red_ms FROM moves m WHERE m.game_id = ?1 ORDER BY m.ply DESC LIMIT 1)
                  WHERE id = ?1",
-                params![id],
+                params![id, removed],
             )?;
             Ok(())
         })
@@ -379,49 +328,6 @@ impl Store {
                 params![],
                 |r| r.get(0),
             )
-        })
-    }
-
-    /// The newest games of a list of the home page.
-    pub fn list(&self, which: GameList, limit: u32) -> Result<Vec<GameSummary>, StoreError> {
-        let sql = match which {
-            GameList::Live => summary_query!(
-                "g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL)",
-                "WHERE g.finished_at IS NULL AND g.damaged IS NULL AND g.mode != 'import'
-                 ORDER BY g.created_at DESC"
-            ),
-            GameList::Finished => summary_query!(
-                "g.mode = 'friend' AND (g.blue_token IS NULL OR g.red_token IS NULL)",
-                "WHERE g.finished_at IS NOT NULL AND g.termination IS DISTINCT FROM 'aborted'
-                    AND g.mode != 'import'
-                 ORDER BY g.finished_at DESC"
-            ),
-            GameList::Imported => {
-                summary_query!("0", "WHERE g.mode = 'import' ORDER BY g.created_at DESC")
-            }
-        };
-        self.with(|conn| {
-            conn.query_readable(sql, params![limit], |r| {
-                Ok(GameSummary {
-                    id: r.get(0)?,
-                    mode: r.get(1)?,
-                    rules: r.get(2)?,
-                    engine_level: r.get(3)?,
-                    engine_side: r.get(4)?,
-                    blue_name: r.get(5)?,
-                    red_name: r.get(6)?,
-                    plies: r.get(7)?,
-                    result: r.get(8)?,
-                    termination: r.get(9)?,
-                    created_at: r.get(10)?,
-                    open_seat: r.get(11)?,
-                    finished_at: r.get(12)?,
-                    clock_initial_ms: r.get(13)?,
-                    clock_increment_ms: r.get(14)?,
-                    blue_ms: r.get(15)?,
-                    red_ms: r.get(16)?,
-                })
-            })
         })
     }
 }
@@ -615,20 +521,55 @@ fn stored_from(conn: &dyn Conn, tables: Tables, id: &str, ply: u32) -> Result<bo
         .is_some())
 }
 
-/// Inserts one move inside the transaction `tx`, only while the game has no ending (its row locked:
-/// [`refuse_if_ended`]); the key (game, ply) refuses a second move at the same ply. A player's move, received
-/// by its server at `received_at_ms`, is refused once it is too old ([`late_move::refuse_if_late`]): checked
-/// last, after any wait for the game's row, so the age is the one the move has when it would be committed.
+/// Inserts one move inside the transaction `tx` ([`insert_moves_on`]).
 fn insert_move_on(
     tx: &dyn Conn,
     id: &str,
     m: &MoveRecord,
     received_at_ms: Option<i64>,
 ) -> Result<(), StoreError> {
+    insert_moves_on(tx, id, std::slice::from_ref(m), received_at_ms)
+}
+
+/// Inserts moves inside the transaction `tx`, only while the game has no ending (its row locked:
+/// [`refuse_if_ended`]); the key (game, ply) refuses a second move at the same ply. The game's row counts
+/// them and, when the last is the latest ply, keeps its time and clocks (what the game lists show): one
+/// update of the row for all of them (an import of 12,800 plies writes it once). A player's move, received
+/// by its server at `received_at_ms`, is refused once it is too old ([`late_move::refuse_if_late`]): checked
+/// last, after any wait for the game's row, so the age is the one the move has when it would be committed.
+fn insert_moves_on(
+    tx: &dyn Conn,
+    id: &str,
+    moves: &[MoveRecord],
+    received_at_ms: Option<i64>,
+) -> Result<(), StoreError> {
+    let Some(last) = moves.iter().max_by_key(|m| m.ply) else {
+        return Ok(());
+    };
     refuse_if_ended(tx, OPEN, id)?;
+    let played_at = now_ms();
+    for m in moves {
+        tx.execute(
+            "INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![id, m.ply, m.mv, m.blue_ms, m.red_ms, played_at],
+        )?;
+    }
+    // The right-hand sides read the row as it was: `plies` is the count before these moves. The casts give
+    // PostgreSQL the placeholders' type.
     tx.execute(
-        "INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![id, m.ply, m.mv, m.blue_ms, m.red_ms, now_ms()],
+        "UPDATE games SET plies = plies + ?6,
+            last_move_at = CASE WHEN ?2 >= plies THEN CAST(?3 AS BIGINT) ELSE last_move_at END,
+            last_blue_ms = CASE WHEN ?2 >= plies THEN CAST(?4 AS BIGINT) ELSE last_blue_ms END,
+            last_red_ms = CASE WHEN ?2 >= plies THEN CAST(?5 AS BIGINT) ELSE last_red_ms END
+         WHERE id = ?1",
+        params![
+            id,
+            last.ply,
+            played_at,
+            last.blue_ms,
+            last.red_ms,
+            moves.len() as u64
+        ],
     )?;
     if let Some(received_at_ms) = received_at_ms {
         late_move::refuse_if_late(tx, received_at_ms)?;

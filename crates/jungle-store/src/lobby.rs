@@ -81,7 +81,7 @@ pub struct LiveGame {
 /// The columns [`live_game_of_row`] reads, from `games g`.
 const LIVE_GAME_COLUMNS: &str = "g.id, g.rules, g.blue_name, g.red_name, g.blue_user_id, g.red_user_id, \
     g.clock_initial_ms, g.clock_increment_ms, g.days_per_move, g.deadline_at, \
-    (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id), g.created_at";
+    g.plies, g.created_at";
 
 fn live_game_of_row(r: &Row) -> Result<LiveGame, StoreError> {
     Ok(LiveGame {
@@ -332,8 +332,9 @@ impl Store {
     /// The lobby's games in progress, newest first.
     pub fn lobby_games(&self, limit: u32) -> Result<Vec<LiveGame>, StoreError> {
         let sql = format!(
-            "SELECT {LIVE_GAME_COLUMNS} FROM pairings p JOIN games g ON g.id = p.game_id
-             WHERE g.finished_at IS NULL AND g.damaged IS NULL ORDER BY g.created_at DESC LIMIT ?1"
+            "SELECT {LIVE_GAME_COLUMNS} FROM games g JOIN pairings p ON p.game_id = g.id
+             WHERE g.finished_at IS NULL AND g.damaged IS NULL AND g.mode != 'import'
+             ORDER BY g.created_at DESC LIMIT ?1"
         );
         self.with(|conn| conn.query_readable(&sql, params![limit], live_game_of_row))
     }

@@ -37,6 +37,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/0003_hidden_games.sql"),
     include_str!("../migrations/postgres/0004_rematches.sql"),
     include_str!("../migrations/postgres/0005_unfinished_games.sql"),
+    include_str!("../migrations/postgres/0006_game_list.sql"),
 ];
 
 /// The advisory lock migrations run under, so servers starting together migrate once (any constant that
@@ -757,6 +758,46 @@ mod tests {
         assert_eq!(versions, MIGRATIONS.len() as i64);
         stores[0].insert_game(&record("g1")).unwrap();
         assert!(stores[2].game("g1").unwrap().is_some(), "one database");
+    }
+
+    #[test]
+    fn the_game_list_migration_fills_in_the_move_count_and_last_move_of_existing_games() {
+        let schema = ScratchSchema::new(&test_postgres_url()).unwrap_or_else(|e| panic!("{e}"));
+        let url = schema.url();
+        {
+            // The database as the release before migration 0006 left it: 0006 undone, and a game's moves
+            // written as that release wrote them (the games' rows untouched).
+            let store = Store::open(std::path::Path::new(&url)).unwrap();
+            store.insert_game(&record("old")).unwrap();
+            store
+                .with(|conn| {
+                    for sql in [
+                        "DELETE FROM schema_migrations WHERE version = 6",
+                        "DROP INDEX games_live_list, games_finished_list, games_imported_list,
+                            games_finished_by_blue_user, games_finished_by_red_user",
+                        "ALTER TABLE games DROP COLUMN plies, DROP COLUMN last_move_at,
+                            DROP COLUMN last_blue_ms, DROP COLUMN last_red_ms",
+                        "CREATE INDEX games_by_state ON games (finished_at, created_at)",
+                        "INSERT INTO moves VALUES ('old', 0, 'a3a4', 59000, 60000, 2),
+                            ('old', 1, 'g7g6', 59000, 58000, 3)",
+                    ] {
+                        conn.execute(sql, &[])?;
+                    }
+                    Ok::<_, StoreError>(())
+                })
+                .unwrap();
+        }
+        let store = Store::open(std::path::Path::new(&url)).unwrap();
+        let listed = &store.list(crate::GameList::Live, 5).unwrap()[0];
+        assert_eq!(
+            (listed.plies, listed.blue_ms, listed.red_ms),
+            (2, Some(59_000), Some(58_000))
+        );
+        assert_eq!(store.last_move_at("old").unwrap(), Some(3));
+        assert_eq!(
+            ScratchSchema::count(&url, "schema_migrations"),
+            MIGRATIONS.len() as i64
+        );
     }
 
     #[test]

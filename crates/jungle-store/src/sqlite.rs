@@ -26,6 +26,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0009_hidden_games.sql"),
     include_str!("../migrations/0010_rematches.sql"),
     include_str!("../migrations/0011_unfinished_games.sql"),
+    include_str!("../migrations/0012_game_list.sql"),
 ];
 
 /// Enough cached statements for every statement of the store (about sixty) with room to spare.
@@ -205,9 +206,11 @@ mod tests {
         let _ = std::fs::remove_file(&path);
         {
             // What the release before the backend interface wrote: its migrations, by its own means
-            // (`user_version` counting them), and a game with moves in its tables.
+            // (`user_version` counting them), and a game with moves in its tables. Its migrations end
+            // with 0011: opening the file applies 0012, which fills in the game's move count and last move
+            // from its moves.
             let conn = Connection::open(&path).unwrap();
-            for (i, sql) in MIGRATIONS.iter().enumerate() {
+            for (i, sql) in MIGRATIONS.iter().enumerate().take(11) {
                 conn.execute_batch(sql).unwrap();
                 conn.pragma_update(None, "user_version", i + 1).unwrap();
             }
@@ -231,7 +234,12 @@ mod tests {
             (moves[1].mv.as_str(), moves[1].red_ms),
             ("g7g6", Some(58_000))
         );
-        assert_eq!(store.list(GameList::Live, 5).unwrap()[0].plies, 2);
+        let listed = &store.list(GameList::Live, 5).unwrap()[0];
+        assert_eq!(
+            (listed.plies, listed.blue_ms, listed.red_ms),
+            (2, Some(59_000), Some(58_000))
+        );
+        assert_eq!(store.last_move_at("old").unwrap(), Some(3));
         drop(store);
         let _ = std::fs::remove_dir_all(&dir);
     }

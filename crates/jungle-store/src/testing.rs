@@ -224,3 +224,13 @@ pub fn record(id: &str) -> GameRecord {
         finished_at: None,
     }
 }
+
+/// SQLite's plan for `sql` with `params` (`EXPLAIN QUERY PLAN`), one step a line: which tables and indexes
+/// it reads, and whether it sorts (`TEMP B-TREE`).
+#[cfg(test)]
+pub(crate) fn query_plan(store: &Store, sql: &str, params: &[&dyn crate::db::Param]) -> String {
+    let steps: Vec<String> = store
+        .with(|conn| conn.query_map(&format!("EXPLAIN QUERY PLAN {sql}"), params, |r| r.get(3)))
+        .expect("SQLite explains the query");
+    steps.join("\n")
+}

@@ -1,8 +1,11 @@
 //! The hub: every open room, game creation and seat claims, reloading games after a restart, and the
 //! background work a room needs (the engine's replies, clock timers).
 
+mod attendance;
 mod create;
 mod hidden;
+
+pub use attendance::{ANNOUNCE_EVERY, ANNOUNCE_TICK};
 
 use create::rematch_of_record;
 
@@ -102,6 +105,10 @@ pub struct Hub {
     pub public_origin: Option<String>,
     /// The other nodes on the same database, once this one joined them (none: a single server).
     cluster: OnceLock<Arc<Cluster>>,
+    /// Where the rooms publish their changes: the cluster's outbox once joined.
+    outbox: OnceLock<Outbox>,
+    /// How many times [`Hub::announce_attendance`] ran: which slice of the rooms is next.
+    announcements: std::sync::atomic::AtomicU64,
     /// The hub itself, for the work a room opened in a cluster starts (see [`Hub::room`]).
     me: Weak<Hub>,
     /// The Hidden Jungle games held in memory (see `hidden`).
@@ -165,6 +172,8 @@ impl Hub {
             limits,
             public_origin,
             cluster: OnceLock::new(),
+            outbox: OnceLock::new(),
+            announcements: Default::default(),
             hidden: Rooms::default(),
         })
     }
@@ -179,9 +188,17 @@ impl Hub {
         config: &ClusterConfig,
     ) -> Result<(), ClusterError> {
         let cluster = crate::cluster::join(self, config).await?;
+        let outbox = cluster.outbox();
         self.cluster
             .set(cluster)
-            .map_err(|_| ClusterError::Broker("this node already joined".into()))
+            .map_err(|_| ClusterError::Broker("this node already joined".into()))?;
+        self.publish_to(outbox);
+        Ok(())
+    }
+
+    /// Has the rooms opened from now on publish their changes to `outbox` (a cluster's; a test's own).
+    pub(crate) fn publish_to(&self, outbox: Outbox) {
+        let _ = self.outbox.set(outbox);
     }
 
     /// The cluster this node belongs to, if any.
@@ -190,30 +207,12 @@ impl Hub {
     }
 
     pub(crate) fn outbox(&self) -> Option<Outbox> {
-        self.cluster().map(|c| c.outbox())
+        self.outbox.get().cloned()
     }
 
     /// The room of a game if this node holds it (without loading it).
     pub fn held_room(&self, id: &str) -> Option<Arc<Room>> {
         self.rooms.held(id)
-    }
-
-    /// Repeats to the other nodes who is connected here to each room with a player connected (another node's
-    /// word that a player is connected holds only for `presence::REMOTE_TTL`, so a node that died stops
-    /// vouching for its players). Run every `SWEEP_EVERY`; nothing on a single server.
-    pub fn announce_attendance(&self) {
-        if self.cluster().is_none() {
-            return;
-        }
-        for room in self.rooms.all() {
-            let seated = {
-                let local = room.lock().presence.local();
-                local.blue + local.red > 0
-            };
-            if seated {
-                room.publish_now(Change::Attendance);
-            }
-        }
     }
 
     /// Reads every room held here again from the database (after the broker was away: events may be lost).

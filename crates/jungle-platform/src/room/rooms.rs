@@ -55,6 +55,15 @@ impl<K: Kind> Rooms<K> {
         self.map().values().cloned().collect()
     }
 
+    /// The rooms held whose id `matches` (the map is held only while the ids are looked at).
+    pub fn with_ids(&self, matches: impl Fn(&str) -> bool) -> Vec<Arc<Room<K>>> {
+        self.map()
+            .iter()
+            .filter(|(id, _)| matches(id))
+            .map(|(_, room)| room.clone())
+            .collect()
+    }
+
     /// How many rooms are held.
     pub fn len(&self) -> usize {
         self.map().len()
