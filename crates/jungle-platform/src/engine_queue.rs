@@ -3,11 +3,12 @@
 //! engine move, the game. Every client and game has an account of the engine time given to it lately: a
 //! job's expected time is added when it starts, and an account halves every [`HALF_LIFE`]. A free thread goes
 //! to the waiting job whose client was given least (on a tie, whose client has fewer jobs waiting), then whose
-//! game was given least, then to the earliest arrival. So a newcomer starts as soon as a thread is free, however many long jobs others keep in line;
-//! clients who keep the line full take turns, and so do the games of one client. Nobody is starved: while a
-//! job waits, the others' accounts grow as they are served and its own shrinks.
+//! game was given least, then to the earliest arrival. So a newcomer starts as soon as a thread is free,
+//! however many long jobs others keep in line; clients who keep the line full take turns, and so do the
+//! games of one client. Nobody is starved: while a job waits, the others' accounts grow as they are served
+//! and its own shrinks.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -154,12 +155,13 @@ impl QueueState {
     /// Drops the accounts that have decayed to nothing and have nothing waiting, so the table stays as small
     /// as the set of recent requesters.
     fn forget_old_accounts(&mut self, now: Instant) {
-        let waiting = &self.waiting;
+        let waiting: HashSet<&Party> = self
+            .waiting
+            .iter()
+            .flat_map(|w| w.requester.parties())
+            .collect();
         self.accounts.retain(|party, account| {
-            account.seconds_at(now) >= FORGOTTEN_SECONDS
-                || waiting
-                    .iter()
-                    .any(|w| w.requester.parties().any(|p| p == party))
+            account.seconds_at(now) >= FORGOTTEN_SECONDS || waiting.contains(party)
         });
     }
 }
