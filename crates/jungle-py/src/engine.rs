@@ -8,7 +8,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 use crate::errors::{tablebase_error, value_error};
-use crate::game::GameArg;
+use crate::game_arg::GameArg;
 use crate::interrupt::run_interruptible;
 use crate::limits::SearchLimits;
 use crate::moves::PyMove;

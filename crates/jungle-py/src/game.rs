@@ -1,7 +1,7 @@
 //! `doushouqi.Game`: a game with its history, so the draw rules (repetition, quiet-ply limit) and endings from
 //! outside the board (resignation, time, agreement) apply.
 
-use jungle_rules::{Game, Move, Outcome, Position, Rules, Termination};
+use jungle_rules::{Game, Move, Outcome, Position, Termination};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::exceptions::PyDeprecationWarning;
 use pyo3::prelude::*;
@@ -18,47 +18,6 @@ use crate::rules::{PyRules, RulesArg};
 
 /// The endings decided off the board (`Termination` lists the rules' own five first).
 const DECLARED: &[Termination] = Termination::ALL.as_slice().split_at(5).1;
-
-/// A game argument: a `Game`, or a `Position` whose pushed moves are the history (for the draw rules).
-#[derive(Debug, FromPyObject)]
-pub enum GameArg<'py> {
-    Game(Bound<'py, PyGame>),
-    Position(Bound<'py, PyPosition>),
-}
-
-impl GameArg<'_> {
-    /// Calls `f` with the current position and the rules.
-    pub fn with_position<T>(&self, f: impl FnOnce(&Position, &Rules) -> T) -> T {
-        match self {
-            GameArg::Game(g) => {
-                let g = g.borrow();
-                f(g.0.position(), g.0.rules())
-            }
-            GameArg::Position(p) => {
-                let p = p.borrow();
-                f(&p.pos, &p.rules)
-            }
-        }
-    }
-
-    pub fn to_game(&self) -> Game {
-        match self {
-            GameArg::Game(g) => g.borrow().0.clone(),
-            GameArg::Position(p) => {
-                let p = p.borrow();
-                let start = p.stack.first().map_or(p.pos, |(_, before)| *before);
-                let mut game = Game::from_position(p.rules.clone(), start);
-                for (m, _) in &p.stack {
-                    if game.play(*m).is_err() {
-                        // The pushes went on past a draw the board alone does not see: search from here.
-                        return Game::from_position(p.rules.clone(), p.pos);
-                    }
-                }
-                game
-            }
-        }
-    }
-}
 
 /// The first argument of `Game`: a FEN, or (the old order) rules. A string is a FEN when it has a `/` (every
 /// FEN has eight; no rule string has one).

@@ -6,6 +6,7 @@ mod encoding;
 mod engine;
 mod errors;
 mod game;
+mod game_arg;
 mod hidden;
 mod interrupt;
 mod limits;

@@ -6,7 +6,6 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple};
 
 use crate::errors::move_error;
-use crate::game::GameArg;
 use crate::pieces::SquareArg;
 
 /// A move from one square to another. ``Move.parse("a3a4")`` reads move text; ``str(move)`` writes it.
@@ -51,14 +50,6 @@ impl PyMove {
     #[getter(to_square)]
     fn destination(&self) -> usize {
         self.0.to.index()
-    }
-
-    /// The legal move of an action (``from_square * 4 + direction``) in a ``Position`` or the current position
-    /// of a ``Game``; ``IllegalMoveError`` if it has none there. (The position is needed: an action names a
-    /// direction, and whether that is a step or a river jump depends on the piece.)
-    #[staticmethod]
-    fn from_action(action: i64, position: GameArg<'_>) -> PyResult<PyMove> {
-        position.with_position(|pos, rules| action_move(action, pos, rules).map(PyMove))
     }
 
     /// The action number of this move: ``from_square * 4 + direction`` (0 north, 1 south, 2 east, 3 west;

@@ -12,7 +12,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 use crate::errors::{move_error, value_error};
-use crate::game::GameArg;
+use crate::game_arg::GameArg;
 use crate::limits::SearchLimits;
 use crate::moves::PyMove;
 use crate::rules::{PyRules, RulesArg};
