@@ -1,10 +1,23 @@
 //! `jungle uci` and `jungle bench` as processes: the protocol over real pipes, and the bench's last lines.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 fn jungle() -> Command {
     Command::new(env!("CARGO_BIN_EXE_jungle"))
+}
+
+/// `jungle uci` started with its input and output piped.
+fn uci() -> (Child, ChildStdin, BufReader<ChildStdout>) {
+    let mut child = jungle()
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("jungle runs");
+    let stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    (child, stdin, stdout)
 }
 
 /// The engine's lines up to and including the first that starts with `prefix`.
@@ -27,14 +40,7 @@ fn read_until(stdout: &mut impl BufRead, prefix: &str) -> Vec<String> {
 
 #[test]
 fn uci_over_pipes_answers_and_moves_legally() {
-    let mut child = jungle()
-        .arg("uci")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("jungle runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (mut child, mut stdin, mut stdout) = uci();
     let mut read_until = |prefix: &str| read_until(&mut stdout, prefix);
     writeln!(stdin, "uci").unwrap();
     read_until("uciok");
@@ -88,14 +94,7 @@ fn net_and_tablebase_paths_to_devices_pipes_or_huge_files_are_refused_with_info_
             .success(),
         "mkfifo"
     );
-    let mut child = jungle()
-        .arg("uci")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("jungle runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (mut child, mut stdin, mut stdout) = uci();
     for (option, value, reason) in [
         ("EvalFile", "/dev/zero".into(), "not a regular file"),
         (
