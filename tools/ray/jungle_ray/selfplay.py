@@ -22,9 +22,9 @@ from typing import Any
 
 import ray
 
-from jungle_ray.cluster import connect
+from jungle_ray.cluster import connect, finished
 from jungle_ray.progress import Progress
-from jungle_ray.tasks import Failed, Interrupted, run_binary, temporary_name, where
+from jungle_ray.tasks import Interrupted, run_binary, temporary_name, where
 
 # The settings a directory's batches were made with: resuming with others would mix two runs.
 RUN_FILE = "run.json"
@@ -115,14 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     progress = Progress("self-play batches", len(ranges), len(ranges) - len(todo))
     pending = {make_batch.remote(args.nnue, settings, str(out), a, b): batch_name(a, b) for a, b in todo}
     failed = []
-    while pending:
-        ready, _ = ray.wait(list(pending), num_returns=1)
-        name = pending.pop(ready[0])
-        try:
-            r = ray.get(ready[0])
-        except (Failed, Interrupted, ray.exceptions.RayError) as e:
+    for name, r in finished(pending, "selfplay: batch"):
+        if r is None:
             failed.append(name)
-            print(f"selfplay: batch {name} failed: {e}", file=sys.stderr)
             continue
         progress.finished(r["name"], r["node"], r["games"], f"{r['positions']} positions, {r['seconds']:.1f} s")
     print(progress.summary("games"))

@@ -22,7 +22,7 @@ from typing import Any
 
 import ray
 
-from jungle_ray.cluster import connect
+from jungle_ray.cluster import connect, finished
 from jungle_ray.progress import Progress
 from jungle_ray.tasks import Failed, Interrupted, run_binary, where, write_atomically
 
@@ -120,14 +120,9 @@ def main(argv: list[str] | None = None) -> int:
         refs[key] = task.remote(args.jungle, settings, str(out), key, indices, *waits)
     pending = {ref: key for key, ref in refs.items()}
     failed = []
-    while pending:
-        ready, _ = ray.wait(list(pending), num_returns=1)
-        key = pending.pop(ready[0])
-        try:
-            r = ray.get(ready[0])
-        except (Failed, Interrupted, ray.exceptions.RayError) as e:
+    for key, r in finished(pending, "tablebases"):
+        if r is None:
             failed.append(key)
-            print(f"tablebases: {key} failed: {str(e).strip().splitlines()[-1]}", file=sys.stderr)
             continue
         how = "kept, verified" if r["kept"] else f"made in {r['generate_seconds']:.1f} s"
         progress.finished(key, r["node"], r["indices"], f"{r['indices']} indices, {how}, verified in {r['verify_seconds']:.1f} s")
