@@ -181,7 +181,7 @@ impl Server {
     /// When accepting connections fails.
     pub async fn run(self) -> Result<(), ServeError> {
         let app = service(self.state, self.static_dir, self.trusted_proxies);
-        axum::serve(self.listener, app).await?;
+        axum::serve(shared::listener::listening(self.listener), app).await?;
         Ok(())
     }
 }
@@ -222,7 +222,7 @@ pub fn run_blocking(
         tracing::info!(%addr, "listening");
         on_listening(addr);
         let app = service(server.state, server.static_dir, server.trusted_proxies);
-        axum::serve(server.listener, app)
+        axum::serve(shared::listener::listening(server.listener), app)
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;
             })

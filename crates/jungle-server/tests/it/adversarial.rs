@@ -7,7 +7,9 @@ use std::time::Duration;
 use futures_util::SinkExt;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::support::{Client, TestServer, create, http, http_raw, start_config, temp_dir};
+use crate::support::{
+    Client, TestServer, create, http, http_bare, http_raw, start_config, temp_dir,
+};
 use jungle_rules::pgn::PgnGame;
 use jungle_rules::{Game, Rules};
 use jungle_server::{Config, Limits};
@@ -284,10 +286,12 @@ async fn a_websocket_from_another_origin_or_a_rebound_name_is_refused() {
 #[tokio::test]
 async fn every_api_error_is_json_once_worded() {
     // Issue 12.7: query-string errors, 413 and invalid UTF-8 answered in plain text.
+    // Issue 29: a 70 KB address, too many headers and a garbled request line, answered with an empty body.
     let server = server_with("errors", &[]).await;
     let (id, _) = create(server.addr, r#"{"opponent":"friend"}"#).await;
     let pgn_type = ["Content-Type: application/x-chess-pgn".to_string()];
     let big = vec![b'a'; 70 * 1024];
+    let many_headers: Vec<String> = (0..200).map(|i| format!("X-Header-{i}: {i}")).collect();
     let cases: Vec<(u16, Answer)> = vec![
         (
             400,
@@ -330,6 +334,26 @@ async fn every_api_error_is_json_once_worded() {
         (
             400,
             http_raw(server.addr, "POST", "/api/import", &pgn_type, b"1. zz").await,
+        ),
+        // Issue 29: what the framework refuses before any middleware (an empty body before).
+        (
+            414,
+            http(
+                server.addr,
+                "GET",
+                &format!("/api/games?q={}", "a".repeat(70 * 1024)),
+                "",
+                None,
+            )
+            .await,
+        ),
+        (
+            431,
+            http_bare(server.addr, "GET", "/api/games", &many_headers, b"").await,
+        ),
+        (
+            400,
+            http_bare(server.addr, "G\u{1}T", "/api/games", &[], b"").await,
         ),
     ];
     for (expected, (status, headers, body)) in cases {
