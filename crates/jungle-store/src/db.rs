@@ -334,4 +334,11 @@ pub trait Database: Send + Sync + std::fmt::Debug {
         &self,
         work: &mut dyn FnMut(&dyn Conn) -> Result<bool, StoreError>,
     ) -> Result<(), StoreError>;
+
+    /// Whether a statement may update rows in a `WITH` clause and insert from what it returns
+    /// (PostgreSQL): a write that would take a transaction of several statements, each a round trip to the
+    /// database, is then one statement. SQLite cannot, and needs not: its transactions run in this process.
+    fn updates_in_with_clauses(&self) -> bool {
+        false
+    }
 }

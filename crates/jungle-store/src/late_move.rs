@@ -5,35 +5,23 @@
 
 use std::time::Duration;
 
-use crate::StoreError;
-use crate::db::{Conn, params};
-
 /// How old a player's move may be when it reaches the database: a move either shows within this time of its
 /// server receiving it, or never. Far longer than the healthy path from socket to commit (milliseconds, under
 /// load a few hundred); about the time a game page needs to notice a silent server (4 s) and reconnect, so a
 /// player back through another server sees a move they sent in the game, or soon never; and half the time a
 /// server waits for the database's answer (10 s), so a write the server gave up on (and reported as not
 /// saved) can never commit after.
+///
+/// Checked by the database's own clock in the statement that stores the move (`one_move.rs`), after any wait
+/// for the game's row, so the age is the one the move has when it would be committed.
 pub const MOVE_MAX_AGE: Duration = Duration::from_secs(5);
-
-/// Refuses, inside the transaction `tx` that stores a move, a move its server received at `received_at_ms`
-/// (milliseconds since the epoch) if the database's own clock says it is older than [`MOVE_MAX_AGE`] now:
-/// the transaction is then rolled back.
-pub(crate) fn refuse_if_late(tx: &dyn Conn, received_at_ms: i64) -> Result<(), StoreError> {
-    let sql = format!("SELECT {} - ?1", tx.clock_ms());
-    let age_ms: i64 = tx.query_one(&sql, params![received_at_ms], |r| r.get(0))?;
-    if age_ms > MOVE_MAX_AGE.as_millis() as i64 {
-        return Err(StoreError::Late { age_ms });
-    }
-    Ok(())
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::now_ms;
     use crate::testing::on_both_backends;
     use crate::tests::{a_move, record};
+    use crate::{StoreError, now_ms};
 
     const AGE_MS: i64 = MOVE_MAX_AGE.as_millis() as i64;
 

@@ -41,6 +41,7 @@ pub use hidden::HiddenRecord;
 mod late_move;
 pub use late_move::MOVE_MAX_AGE;
 mod list;
+mod one_move;
 mod overdue;
 mod rematch;
 pub use list::{GameList, GameSummary};
@@ -228,7 +229,7 @@ impl Store {
     /// Stores a move of an unfinished game: [`StoreError::Finished`] when the game's ending is stored,
     /// a conflict ([`StoreError::is_conflict`]) when its ply is.
     pub fn insert_move(&self, id: &str, m: &MoveRecord) -> Result<(), StoreError> {
-        self.transaction(|tx| insert_move_on(tx, id, m, None))
+        self.store_move(id, m, None, None)
     }
 
     /// Stores a player's move as [`Store::insert_move`] does, unless it reaches the database more than
@@ -240,12 +241,12 @@ impl Store {
         m: &MoveRecord,
         received_at_ms: i64,
     ) -> Result<(), StoreError> {
-        self.transaction(|tx| insert_move_on(tx, id, m, Some(received_at_ms)))
+        self.store_move(id, m, None, Some(received_at_ms))
     }
 
     /// Inserts many moves in one transaction (PGN import).
     pub fn insert_moves(&self, id: &str, moves: &[MoveRecord]) -> Result<(), StoreError> {
-        self.transaction(|tx| insert_moves_on(tx, id, moves, None))
+        self.transaction(|tx| insert_moves_on(tx, id, moves))
     }
 
     /// Removes the moves from `ply` on (a takeback) and clears any recorded ending.
@@ -521,28 +522,12 @@ fn stored_from(conn: &dyn Conn, tables: Tables, id: &str, ply: u32) -> Result<bo
         .is_some())
 }
 
-/// Inserts one move inside the transaction `tx` ([`insert_moves_on`]).
-fn insert_move_on(
-    tx: &dyn Conn,
-    id: &str,
-    m: &MoveRecord,
-    received_at_ms: Option<i64>,
-) -> Result<(), StoreError> {
-    insert_moves_on(tx, id, std::slice::from_ref(m), received_at_ms)
-}
-
-/// Inserts moves inside the transaction `tx`, only while the game has no ending (its row locked:
+/// Inserts moves inside the transaction `tx` (an import), only while the game has no ending (its row locked:
 /// [`refuse_if_ended`]); the key (game, ply) refuses a second move at the same ply. The game's row counts
 /// them and, when the last is the latest ply, keeps its time and clocks (what the game lists show): one
-/// update of the row for all of them (an import of 12,800 plies writes it once). A player's move, received
-/// by its server at `received_at_ms`, is refused once it is too old ([`late_move::refuse_if_late`]): checked
-/// last, after any wait for the game's row, so the age is the one the move has when it would be committed.
-fn insert_moves_on(
-    tx: &dyn Conn,
-    id: &str,
-    moves: &[MoveRecord],
-    received_at_ms: Option<i64>,
-) -> Result<(), StoreError> {
+/// update of the row for all of them (an import of 12,800 plies writes it once). One move of a game in
+/// play is stored by [`Store::store_move`] instead, in one statement.
+fn insert_moves_on(tx: &dyn Conn, id: &str, moves: &[MoveRecord]) -> Result<(), StoreError> {
     let Some(last) = moves.iter().max_by_key(|m| m.ply) else {
         return Ok(());
     };
@@ -571,9 +556,6 @@ fn insert_moves_on(
             moves.len() as u64
         ],
     )?;
-    if let Some(received_at_ms) = received_at_ms {
-        late_move::refuse_if_late(tx, received_at_ms)?;
-    }
     Ok(())
 }
 

@@ -4,8 +4,7 @@
 
 use super::db::{Row, params};
 use super::{
-    GameRecord, MarkRatedError, MoveRecord, Store, StoreError, insert_game_on, insert_move_on,
-    mark_rated_on,
+    GameRecord, MarkRatedError, MoveRecord, Store, StoreError, insert_game_on, mark_rated_on,
 };
 use crate::{Category, Colour, Correspondence, PerSide, SEEK_GRACE_MS, Seek, TimeControl};
 use jungle_rules::BySide;
@@ -406,14 +405,7 @@ impl Store {
         deadline_at: i64,
         received_at_ms: Option<i64>,
     ) -> Result<(), StoreError> {
-        self.transaction(|tx| {
-            insert_move_on(tx, id, m, received_at_ms)?;
-            tx.execute(
-                "UPDATE games SET deadline_at = ?2 WHERE id = ?1",
-                params![id, deadline_at],
-            )?;
-            Ok(())
-        })
+        self.store_move(id, m, Some(deadline_at), received_at_ms)
     }
 }
 

@@ -378,6 +378,10 @@ impl Database for Postgres {
     ) -> Result<(), StoreError> {
         blocking(|| self.transaction_here(work))
     }
+
+    fn updates_in_with_clauses(&self) -> bool {
+        true
+    }
 }
 
 /// Runs `f`, which waits for the database, after telling a multi-thread tokio runtime (`block_in_place`), so

@@ -1,0 +1,123 @@
+//! Storing one move of a game in play: the write every move of every game makes, so it is as cheap as the
+//! database allows — on PostgreSQL one statement (one round trip, committed on its own), on SQLite one short
+//! transaction of two statements in this process.
+//!
+//! The statement updates the game's row only while the game has no ending (and, for a player's move, while
+//! the move is young enough: [`MOVE_MAX_AGE`]), and inserts the move only when that update did. The update
+//! locks the row as `SELECT … FOR UPDATE` did before, so a move and an ending still never both act on what
+//! they read; the key (game, ply) still refuses a second move at a ply, undoing the row's update with it. Only
+//! when nothing was stored does a second query ask why (the game has ended, or the move was too late).
+
+use crate::db::params;
+use crate::late_move::MOVE_MAX_AGE;
+use crate::{MoveRecord, Store, StoreError, now_ms};
+
+/// The update of the game's row for a move (what the game lists show: its count, the last move's time and
+/// clocks; a correspondence game's new deadline), made only while the game may take it. Its parameters: ?1
+/// the game, ?2 the ply, ?4 and ?5 the clocks, ?6 the time, ?7 the deadline or NULL, ?8 when the player's
+/// move reached its server or NULL, ?9 the oldest a move may be (ms); ?3 (the move) is the insert's. The
+/// casts give PostgreSQL the placeholders' type. `{clock}` is [`crate::db::Conn::clock_ms`].
+const UPDATE_GAME: &str = "UPDATE games SET plies = plies + 1,
+        last_move_at = CASE WHEN ?2 >= plies THEN CAST(?6 AS BIGINT) ELSE last_move_at END,
+        last_blue_ms = CASE WHEN ?2 >= plies THEN CAST(?4 AS BIGINT) ELSE last_blue_ms END,
+        last_red_ms = CASE WHEN ?2 >= plies THEN CAST(?5 AS BIGINT) ELSE last_red_ms END,
+        deadline_at = COALESCE(CAST(?7 AS BIGINT), deadline_at)
+    WHERE id = ?1 AND result IS NULL
+        AND (CAST(?8 AS BIGINT) IS NULL OR {clock} - CAST(?8 AS BIGINT) <= ?9)";
+
+impl Store {
+    /// Stores move `m` of game `id` (with the new `deadline_at` of a correspondence game; a player's move
+    /// with the moment its server received it, `received_at_ms`). [`StoreError::Finished`] when the game's
+    /// ending is stored, [`StoreError::Late`] when a player's move is older than [`MOVE_MAX_AGE`] when it
+    /// would be stored, a conflict ([`StoreError::is_conflict`]) when its ply is stored: nothing is stored
+    /// then.
+    pub(crate) fn store_move(
+        &self,
+        id: &str,
+        m: &MoveRecord,
+        deadline_at: Option<i64>,
+        received_at_ms: Option<i64>,
+    ) -> Result<(), StoreError> {
+        let played_at = now_ms();
+        let max_age_ms = MOVE_MAX_AGE.as_millis() as i64;
+        let update = |clock: &str| UPDATE_GAME.replace("{clock}", clock);
+        let stored = if self.db.updates_in_with_clauses() {
+            self.with(|conn| {
+                let sql = format!(
+                    "WITH game AS ({} RETURNING id)
+                     INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at)
+                     SELECT id, ?2, ?3, ?4, ?5, ?6 FROM game",
+                    update(conn.clock_ms())
+                );
+                conn.execute(
+                    &sql,
+                    params![
+                        id,
+                        m.ply,
+                        m.mv,
+                        m.blue_ms,
+                        m.red_ms,
+                        played_at,
+                        deadline_at,
+                        received_at_ms,
+                        max_age_ms
+                    ],
+                )
+            })?
+        } else {
+            self.transaction(|tx| {
+                let updated = tx.execute(
+                    &update(tx.clock_ms()),
+                    params![
+                        id,
+                        m.ply,
+                        m.mv,
+                        m.blue_ms,
+                        m.red_ms,
+                        played_at,
+                        deadline_at,
+                        received_at_ms,
+                        max_age_ms
+                    ],
+                )?;
+                if updated == 0 {
+                    return Ok(0);
+                }
+                tx.execute(
+                    "INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![id, m.ply, m.mv, m.blue_ms, m.red_ms, played_at],
+                )
+            })?
+        };
+        if stored == 1 {
+            return Ok(());
+        }
+        Err(self.why_not_stored(id, received_at_ms))
+    }
+
+    /// Why a move of game `id` was not stored: its ending is stored, or the player's move is too old.
+    fn why_not_stored(&self, id: &str, received_at_ms: Option<i64>) -> StoreError {
+        let answer = self.with(|conn| {
+            let sql = format!(
+                "SELECT CASE WHEN result IS NULL THEN 0 ELSE 1 END, {} - CAST(?2 AS BIGINT)
+                 FROM games WHERE id = ?1",
+                conn.clock_ms()
+            );
+            conn.query_opt(&sql, params![id, received_at_ms], |r| {
+                Ok((r.get::<bool>(0)?, r.get::<Option<i64>>(1)?))
+            })
+        });
+        match answer {
+            Err(e) => e,
+            Ok(None) => StoreError::Value(format!("no game {id} to store a move of")),
+            Ok(Some((true, _))) => StoreError::Finished,
+            Ok(Some((false, Some(age_ms)))) if age_ms > MOVE_MAX_AGE.as_millis() as i64 => {
+                StoreError::Late { age_ms }
+            }
+            Ok(Some(_)) => StoreError::Value(format!(
+                "a move of game {id} was not stored, and its row does not say why"
+            )),
+        }
+    }
+}
