@@ -3,7 +3,6 @@
 use std::net::IpAddr;
 
 use futures_util::StreamExt;
-use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -165,8 +164,36 @@ pub async fn websocket(
     }
 }
 
+/// What a player reads of a `state` message: whose turn, the ply, the legal moves and whether it is over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    pub ply: u64,
+    pub blue_to_move: bool,
+    pub legal: Vec<String>,
+    pub over: bool,
+}
+
+/// A message as the player reads it: its type and the few fields it needs, borrowed from the text (moves and
+/// names hold no escapes); every other field (the whole move list, the board, the names) is skipped unread,
+/// so a state costs the client a scan rather than a tree of values.
+#[derive(serde::Deserialize)]
+struct Seen<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: &'a str,
+    #[serde(default)]
+    ply: u64,
+    #[serde(default, borrow)]
+    turn: Option<&'a str>,
+    #[serde(default, borrow)]
+    legal: Vec<&'a str>,
+    #[serde(default)]
+    outcome: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    message: Option<String>,
+}
+
 /// The next `state` message on a socket; an `error` message is the server refusing what this player sent.
-pub async fn next_state(socket: &mut Socket, waiting_for: Wait) -> Result<Value, Failure> {
+pub async fn next_state(socket: &mut Socket, waiting_for: Wait) -> Result<State, Failure> {
     let closed = Failure::Closed { waiting_for };
     while let Some(frame) = socket.next().await {
         let Ok(frame) = frame else {
@@ -175,25 +202,63 @@ pub async fn next_state(socket: &mut Socket, waiting_for: Wait) -> Result<Value,
         let Message::Text(text) = frame else {
             continue;
         };
-        let Ok(value) = serde_json::from_str::<Value>(&text) else {
-            continue;
-        };
-        match value["type"].as_str() {
-            Some("state") => return Ok(value),
-            Some("error") => {
-                return Err(Failure::Refused {
-                    message: value["message"].as_str().unwrap_or("?").to_string(),
-                });
-            }
-            _ => {}
+        if let Some(seen) = read_state(&text)? {
+            return Ok(seen);
         }
     }
     Err(closed)
 }
 
+/// A `state` message read; `None` for any other (a heartbeat, news); an `error` message as the refusal it is.
+fn read_state(text: &str) -> Result<Option<State>, Failure> {
+    let Ok(seen) = serde_json::from_str::<Seen<'_>>(text) else {
+        return Ok(None);
+    };
+    match seen.kind {
+        "state" => Ok(Some(State {
+            ply: seen.ply,
+            blue_to_move: seen.turn == Some("blue"),
+            legal: seen.legal.iter().map(|m| (*m).to_string()).collect(),
+            over: seen.outcome.is_some(),
+        })),
+        "error" => Err(Failure::Refused {
+            message: seen.message.unwrap_or_else(|| "?".to_string()),
+        }),
+        _ => Ok(None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_state_is_read_and_other_messages_passed_over() {
+        let state = read_state(
+            r#"{"type":"state","id":"g","moves":["a3a4"],"ply":1,"turn":"red","legal":["g7g6","a7a6"],
+                "outcome":null,"players":{"blue":"A \"B\"","red":"C"}}"#,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            state,
+            State {
+                ply: 1,
+                blue_to_move: false,
+                legal: vec!["g7g6".into(), "a7a6".into()],
+                over: false
+            }
+        );
+        let over = read_state(
+            r#"{"type":"state","ply":9,"turn":"blue","legal":[],"outcome":{"result":"1-0"}}"#,
+        );
+        assert!(over.unwrap().unwrap().over);
+        assert_eq!(read_state(r#"{"type":"heartbeat","at":1}"#).unwrap(), None);
+        assert!(matches!(
+            read_state(r#"{"type":"error","message":"not \"yours\""}"#),
+            Err(Failure::Refused { message }) if message == "not \"yours\""
+        ));
+    }
 
     #[test]
     fn chunked_bodies_are_joined_and_bad_ones_refused() {

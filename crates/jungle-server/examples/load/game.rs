@@ -10,7 +10,7 @@ use rand::Rng;
 use serde_json::Value;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::connection::{self, Socket};
+use crate::connection::{self, Socket, State};
 use crate::report::{Failure, Report, Step, Wait};
 use crate::target::Target;
 
@@ -143,7 +143,7 @@ async fn moves(
     let _in_play = InPlay::new(&plan.in_play);
     report.games_started += 1;
     loop {
-        if !state["outcome"].is_null() {
+        if state.over {
             report.games_finished += 1;
             return Ok(());
         }
@@ -152,22 +152,19 @@ async fn moves(
         if Instant::now() >= plan.end || plan.slot_done(report) {
             return Ok(());
         }
-        let (mover, opponent) = if state["turn"] == "blue" {
+        let (mover, opponent) = if state.blue_to_move {
             (&mut *blue, &mut *red)
         } else {
             (&mut *red, &mut *blue)
         };
-        let no_legal_moves = Failure::BadAnswer {
-            step: Step::Websocket,
-            what: "legal moves",
-        };
-        let legal = state["legal"]
-            .as_array()
-            .filter(|l| !l.is_empty())
-            .ok_or(no_legal_moves.clone())?;
-        let choice = &legal[rand::rng().random_range(0..legal.len())];
-        let chosen = choice.as_str().ok_or(no_legal_moves)?;
-        let ply = state["ply"].as_u64().unwrap_or(0) + 1;
+        if state.legal.is_empty() {
+            return Err(Failure::BadAnswer {
+                step: Step::Websocket,
+                what: "legal moves",
+            });
+        }
+        let chosen = &state.legal[rand::rng().random_range(0..state.legal.len())];
+        let ply = state.ply + 1;
         let sent = Instant::now();
         mover
             .send(Message::Text(
@@ -214,8 +211,8 @@ async fn patiently<T>(
 async fn timed(
     sent: Instant,
     waiting_for: Wait,
-    wait: impl Future<Output = Result<Value, Failure>>,
-) -> Result<(Value, u32), Failure> {
+    wait: impl Future<Output = Result<State, Failure>>,
+) -> Result<(State, u32), Failure> {
     let state = patiently(waiting_for, wait).await?;
     let micros = u32::try_from(sent.elapsed().as_micros()).unwrap_or(u32::MAX);
     Ok((state, micros))
@@ -226,10 +223,10 @@ async fn state_with_ply(
     socket: &mut Socket,
     ply: u64,
     waiting_for: Wait,
-) -> Result<Value, Failure> {
+) -> Result<State, Failure> {
     loop {
         let state = connection::next_state(socket, waiting_for).await?;
-        if state["ply"].as_u64() >= Some(ply) {
+        if state.ply >= ply {
             return Ok(state);
         }
     }
