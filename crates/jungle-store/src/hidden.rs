@@ -5,8 +5,8 @@
 
 use jungle_rules::Side;
 
-use super::db::params;
-use super::{HIDDEN, Store, StoreError, end_on, now_ms, refuse_if_ended};
+use super::db::{RowLock, params};
+use super::{HIDDEN, Store, StoreError, end_on, late_move, now_ms};
 
 /// A hidden game as stored. The setups are secrets: only the room that referees the game reads them.
 #[derive(Clone, Debug)]
@@ -126,18 +126,52 @@ impl Store {
         Ok(self.with(|conn| conn.execute(sql, params![id, setup]))? == 1)
     }
 
-    /// Stores the move of `ply` of an unfinished game, under the game's row lock as an open game's move
-    /// ([`Store::insert_move`]): [`StoreError::Finished`] when the game's ending is stored, a conflict
-    /// ([`StoreError::is_conflict`]) when that ply is.
+    /// Stores the move of `ply` of an unfinished game (the AI's): [`StoreError::Finished`] when the game's
+    /// ending is stored, a conflict ([`StoreError::is_conflict`]) when that ply is.
     pub fn insert_hidden_move(&self, id: &str, ply: u32, mv: &str) -> Result<(), StoreError> {
-        self.transaction(|tx| {
-            refuse_if_ended(tx, HIDDEN, id)?;
-            tx.execute(
-                "INSERT INTO hidden_moves (game_id, ply, mv, played_at) VALUES (?1, ?2, ?3, ?4)",
-                params![id, ply, mv, now_ms()],
-            )?;
-            Ok(())
-        })
+        self.store_hidden_move(id, ply, mv, None)
+    }
+
+    /// Stores a player's move as [`Store::insert_hidden_move`] does, unless it reaches the database more
+    /// than [`crate::MOVE_MAX_AGE`] after `received_at_ms`, when its server received it: then
+    /// [`StoreError::Late`] and nothing is stored (as an open game's: [`Store::insert_players_move`]).
+    pub fn insert_players_hidden_move(
+        &self,
+        id: &str,
+        ply: u32,
+        mv: &str,
+        received_at_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.store_hidden_move(id, ply, mv, Some(received_at_ms))
+    }
+
+    /// One statement (one round trip): the move is inserted from the game's row, locked, only while the game
+    /// has no ending and the move is young enough; the key (game, ply) refuses a second move at a ply.
+    fn store_hidden_move(
+        &self,
+        id: &str,
+        ply: u32,
+        mv: &str,
+        received_at_ms: Option<i64>,
+    ) -> Result<(), StoreError> {
+        let max_age_ms = crate::MOVE_MAX_AGE.as_millis() as i64;
+        let stored = self.with(|conn| {
+            let sql = format!(
+                "INSERT INTO hidden_moves (game_id, ply, mv, played_at)
+                 SELECT id, ?2, ?3, ?4 FROM hidden_games
+                 WHERE id = ?1 AND result IS NULL AND {}{}",
+                late_move::young_enough(conn, 5, 6),
+                conn.row_lock(RowLock::Wait)
+            );
+            conn.execute(
+                &sql,
+                params![id, ply, mv, now_ms(), received_at_ms, max_age_ms],
+            )
+        })?;
+        if stored == 1 {
+            return Ok(());
+        }
+        Err(self.why_not_stored(HIDDEN, id, received_at_ms))
     }
 
     /// Stores a hidden game's ending as decided after its first `plies` moves, unless it already has one or
@@ -218,6 +252,21 @@ mod tests {
             let refused = store.insert_hidden_move("h1", 2, "a4a5").unwrap_err();
             assert!(matches!(refused, StoreError::Finished) && refused.is_conflict(), "{refused}");
             assert_eq!(store.hidden_moves("h1").unwrap().len(), 2);
+        }
+
+        fn a_players_move_older_than_the_limit_is_refused_and_nothing_is_stored(store) {
+            store.insert_hidden_game(&record("h1")).unwrap();
+            let limit = crate::MOVE_MAX_AGE.as_millis() as i64;
+            // Received before a stop of a few seconds more than the limit (issue 29: a hung node).
+            let received = now_ms() - limit - 3_000;
+            match store.insert_players_hidden_move("h1", 0, "a3a4", received) {
+                Err(StoreError::Late { age_ms }) => assert!(age_ms > limit, "{age_ms}"),
+                other => panic!("a late move got {other:?}"),
+            }
+            assert!(store.hidden_moves("h1").unwrap().is_empty());
+            // The same move received now is stored: the ply was left free.
+            store.insert_players_hidden_move("h1", 0, "a3a4", now_ms()).unwrap();
+            assert_eq!(store.hidden_moves("h1").unwrap(), [(0, "a3a4".to_string())]);
         }
 
         fn of_a_move_and_a_resignation_at_the_same_moment_exactly_one_is_stored(store) {

@@ -5,6 +5,8 @@
 
 use std::time::Duration;
 
+use crate::db::Conn;
+
 /// How old a player's move may be when it reaches the database: a move either shows within this time of its
 /// server receiving it, or never. Far longer than the healthy path from socket to commit (milliseconds, under
 /// load a few hundred); about the time a game page needs to notice a silent server (4 s) and reconnect, so a
@@ -15,6 +17,16 @@ use std::time::Duration;
 /// Checked by the database's own clock in the statement that stores the move (`one_move.rs`), after any wait
 /// for the game's row, so the age is the one the move has when it would be committed.
 pub const MOVE_MAX_AGE: Duration = Duration::from_secs(5);
+
+/// The condition, in a statement that stores a move, that the move is young enough: `?received` is when a
+/// player's move reached its server (Unix ms; NULL for a move with no age limit, the engine's), `?max_age` is
+/// [`MOVE_MAX_AGE`] in milliseconds.
+pub(crate) fn young_enough(conn: &dyn Conn, received: u8, max_age: u8) -> String {
+    format!(
+        "(CAST(?{received} AS BIGINT) IS NULL OR {} - CAST(?{received} AS BIGINT) <= ?{max_age})",
+        conn.clock_ms()
+    )
+}
 
 #[cfg(test)]
 mod tests {

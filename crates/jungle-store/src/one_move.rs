@@ -8,22 +8,22 @@
 //! they read; the key (game, ply) still refuses a second move at a ply, undoing the row's update with it. Only
 //! when nothing was stored does a second query ask why (the game has ended, or the move was too late).
 
-use crate::db::params;
-use crate::late_move::MOVE_MAX_AGE;
-use crate::{MoveRecord, Store, StoreError, now_ms};
+use crate::db::{Conn, params};
+use crate::late_move::{self, MOVE_MAX_AGE};
+use crate::{MoveRecord, Store, StoreError, Tables, now_ms};
 
 /// The update of the game's row for a move (what the game lists show: its count, the last move's time and
 /// clocks; a correspondence game's new deadline), made only while the game may take it. Its parameters: ?1
 /// the game, ?2 the ply, ?4 and ?5 the clocks, ?6 the time, ?7 the deadline or NULL, ?8 when the player's
 /// move reached its server or NULL, ?9 the oldest a move may be (ms); ?3 (the move) is the insert's. The
-/// casts give PostgreSQL the placeholders' type. `{clock}` is [`crate::db::Conn::clock_ms`].
+/// casts give PostgreSQL the placeholders' type. `{young}` is [`late_move::young_enough`].
 const UPDATE_GAME: &str = "UPDATE games SET plies = plies + 1,
         last_move_at = CASE WHEN ?2 >= plies THEN CAST(?6 AS BIGINT) ELSE last_move_at END,
         last_blue_ms = CASE WHEN ?2 >= plies THEN CAST(?4 AS BIGINT) ELSE last_blue_ms END,
         last_red_ms = CASE WHEN ?2 >= plies THEN CAST(?5 AS BIGINT) ELSE last_red_ms END,
         deadline_at = COALESCE(CAST(?7 AS BIGINT), deadline_at)
     WHERE id = ?1 AND result IS NULL
-        AND (CAST(?8 AS BIGINT) IS NULL OR {clock} - CAST(?8 AS BIGINT) <= ?9)";
+        AND {young}";
 
 impl Store {
     /// Stores move `m` of game `id` (with the new `deadline_at` of a correspondence game; a player's move
@@ -40,14 +40,15 @@ impl Store {
     ) -> Result<(), StoreError> {
         let played_at = now_ms();
         let max_age_ms = MOVE_MAX_AGE.as_millis() as i64;
-        let update = |clock: &str| UPDATE_GAME.replace("{clock}", clock);
+        let update =
+            |conn: &dyn Conn| UPDATE_GAME.replace("{young}", &late_move::young_enough(conn, 8, 9));
         let stored = if self.db.updates_in_with_clauses() {
             self.with(|conn| {
                 let sql = format!(
                     "WITH game AS ({} RETURNING id)
                      INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at)
                      SELECT id, ?2, ?3, ?4, ?5, ?6 FROM game",
-                    update(conn.clock_ms())
+                    update(conn)
                 );
                 conn.execute(
                     &sql,
@@ -67,7 +68,7 @@ impl Store {
         } else {
             self.transaction(|tx| {
                 let updated = tx.execute(
-                    &update(tx.clock_ms()),
+                    &update(tx),
                     params![
                         id,
                         m.ply,
@@ -93,16 +94,23 @@ impl Store {
         if stored == 1 {
             return Ok(());
         }
-        Err(self.why_not_stored(id, received_at_ms))
+        Err(self.why_not_stored(crate::OPEN, id, received_at_ms))
     }
 
-    /// Why a move of game `id` was not stored: its ending is stored, or the player's move is too old.
-    fn why_not_stored(&self, id: &str, received_at_ms: Option<i64>) -> StoreError {
+    /// Why a move of game `id` (open or hidden: `tables`) was not stored: its ending is stored, or the
+    /// player's move is too old.
+    pub(crate) fn why_not_stored(
+        &self,
+        tables: Tables,
+        id: &str,
+        received_at_ms: Option<i64>,
+    ) -> StoreError {
         let answer = self.with(|conn| {
             let sql = format!(
                 "SELECT CASE WHEN result IS NULL THEN 0 ELSE 1 END, {} - CAST(?2 AS BIGINT)
-                 FROM games WHERE id = ?1",
-                conn.clock_ms()
+                 FROM {} WHERE id = ?1",
+                conn.clock_ms(),
+                tables.games
             );
             conn.query_opt(&sql, params![id, received_at_ms], |r| {
                 Ok((r.get::<bool>(0)?, r.get::<Option<i64>>(1)?))

@@ -210,8 +210,8 @@ async fn websocket(
                 welcome: None,
                 error_json: socket::error_json,
             };
-            relay(&hub.limits, &room, peer, |text, _received_at_ms| {
-                socket::handle(&hub, &room, seat, text)
+            relay(&hub.limits, &room, peer, |text, received_at_ms| {
+                socket::handle(&hub, &room, seat, text, received_at_ms)
             })
             .await;
             hub.hidden.evict_if_idle(&room);

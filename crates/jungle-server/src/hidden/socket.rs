@@ -13,13 +13,14 @@ pub(super) fn error_json(message: &str) -> String {
     ServerMessage::Error { message }.to_json()
 }
 
-/// Carries out one message; the reply (if any) goes to this connection only. Changes reach every connection
-/// through the room's states.
+/// Carries out one message, which arrived at `received_at_ms` (milliseconds since the epoch); the reply (if
+/// any) goes to this connection only. Changes reach every connection through the room's states.
 pub fn handle(
     hub: &Arc<Hub>,
     room: &Arc<HiddenRoom>,
     seat: Option<Side>,
     text: &str,
+    received_at_ms: i64,
 ) -> Option<String> {
     let message = match ClientMessage::parse(text) {
         Ok(message) => message,
@@ -31,7 +32,7 @@ pub fn handle(
         ClientMessage::Setup { setup, random } => {
             room.submit_setup(store, seat, setup.as_deref(), random)
         }
-        ClientMessage::Move { mv } => room.play(store, seat, &mv),
+        ClientMessage::Move { mv } => room.play(store, seat, &mv, received_at_ms),
         ClientMessage::Resign => room.resign(store, seat),
     };
     match result {

@@ -502,11 +502,19 @@ impl Room<Hidden> {
         Ok(())
     }
 
-    /// Plays a player's move after every check: seat, phase, turn, legality.
+    /// Plays a player's move, received by this server at `received_at_ms` (Unix ms), after every check:
+    /// seat, phase, turn, legality. The store refuses it if it has grown too old by then
+    /// ([`jungle_store::MOVE_MAX_AGE`]: a server that was stopped holding it).
     ///
     /// # Errors
     /// [`HiddenError`]; the room is unchanged.
-    pub fn play(&self, store: &Store, seat: Option<Side>, text: &str) -> Result<(), HiddenError> {
+    pub fn play(
+        &self,
+        store: &Store,
+        seat: Option<Side>,
+        text: &str,
+        received_at_ms: i64,
+    ) -> Result<(), HiddenError> {
         let seat = seat.ok_or(HiddenError::Spectator)?;
         let mut state = self.lock();
         let game = playable(&state)?;
@@ -514,7 +522,7 @@ impl Room<Hidden> {
             return Err(HiddenError::NotYourTurn);
         }
         let m: Move = text.trim().parse()?;
-        self.commit(store, &mut state, m)
+        self.commit(store, &mut state, m, Some(received_at_ms))
     }
 
     /// Plays the AI's move if the room is still where it was asked to think (`generation`), and takes the AI
@@ -534,7 +542,7 @@ impl Room<Hidden> {
         state.ai = Some(ai);
         match m {
             Some(m) if state.generation == generation && !state.is_over() => {
-                let played = self.commit(store, &mut state, m);
+                let played = self.commit(store, &mut state, m, None);
                 if played.is_err() {
                     // Not played: at least show that the AI stopped thinking.
                     self.show(&state);
@@ -555,8 +563,15 @@ impl Room<Hidden> {
         self.show(&state);
     }
 
-    /// Plays `m` in the true game, stores it (and the ending it made), then shows it.
-    fn commit(&self, store: &Store, state: &mut RoomState, m: Move) -> Result<(), HiddenError> {
+    /// Plays `m` in the true game, stores it (and the ending it made), then shows it: a player's move,
+    /// received at `received_at_ms`, or the AI's (`None`).
+    fn commit(
+        &self,
+        store: &Store,
+        state: &mut RoomState,
+        m: Move,
+        received_at_ms: Option<i64>,
+    ) -> Result<(), HiddenError> {
         let Stage::Game(game) = &state.stage else {
             return Err(HiddenError::NotStarted);
         };
@@ -564,7 +579,14 @@ impl Room<Hidden> {
         // Played on a copy: the room changes only once the move is stored.
         let mut next = game.clone();
         next.play(m)?;
-        if let Err(e) = store.insert_hidden_move(&self.id, ply, &m.to_string()) {
+        let mv = m.to_string();
+        let stored = match received_at_ms {
+            Some(received_at_ms) => {
+                store.insert_players_hidden_move(&self.id, ply, &mv, received_at_ms)
+            }
+            None => store.insert_hidden_move(&self.id, ply, &mv),
+        };
+        if let Err(e) = stored {
             if e.is_conflict() {
                 // This ply was stored elsewhere first: read the game again and say so.
                 self.catch_up_locked(store, state)?;
