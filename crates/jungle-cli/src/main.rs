@@ -15,12 +15,6 @@ mod input;
 
 use std::process::ExitCode;
 
-/// The allocator of every command. `jungle serve` allocates and frees small buffers for each move (a frame
-/// read, a state written, a statement's answer); mimalloc's thread-local free lists cost less than glibc's
-/// arenas there (docs/deployment.md, "What a move costs").
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use clap::{Parser, Subcommand};
 
 /// Jungle (Dou Shou Qi): rules, engine and tools.
