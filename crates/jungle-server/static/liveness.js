@@ -1,13 +1,13 @@
-// A websocket's life line, shared by the pages that hold one. A server sends a heartbeat every second (besides
-// every change), so a connection on which nothing at all arrived for 4 s is taken for dead and reconnected: a
-// server that was stopped or whose machine froze closes nothing, so no close event would ever come (nginx, in
-// front, also closes a connection its node left silent for 3 s). The page pings every 30 s (a server closes a
-// socket whose client stays silent for two minutes). Waits before reconnecting grow from 0.3 s to 5 s, each
-// cut by a random part, so that the pages of a server that died do not all come back to the others at the
-// same moment.
+// A websocket's life line, shared by the pages that hold one. A server sends a heartbeat after every 2 s in
+// which it sent nothing else, so a connection on which nothing at all arrived for 5 s is taken for dead and
+// reconnected: a server that was stopped or whose machine froze closes nothing, so no close event would ever
+// come (nginx, in front, also closes a connection its node left silent for 4 s). The page pings every 30 s (a
+// server closes a socket whose client stays silent for two minutes). Waits before reconnecting grow from 0.3 s
+// to 5 s, each cut by a random part, so that the pages of a server that died do not all come back to the
+// others at the same moment.
 
 const PING_EVERY_MS = 30000;
-const SILENT_MS = 4000;
+const SILENT_MS = 5000;
 const CHECK_EVERY_MS = 500;
 
 /** How long to wait before the `retries`-th attempt to reconnect (0, 1, …). */

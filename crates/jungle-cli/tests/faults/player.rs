@@ -16,9 +16,9 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 /// Generous: the machine may be busy. Tests never assert on time; this only bounds a wait that failed.
 pub const PATIENCE: Duration = Duration::from_secs(30);
 
-/// As on the game page: a connection on which nothing arrived for this long (a node sends a heartbeat every
-/// second) is taken for dead.
-pub const SILENT: Duration = Duration::from_secs(4);
+/// As on the game page: a connection on which nothing arrived for this long (a node sends a heartbeat after
+/// every 2 s it sent nothing else) is taken for dead.
+pub const SILENT: Duration = Duration::from_secs(5);
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 

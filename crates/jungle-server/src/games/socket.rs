@@ -273,7 +273,7 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
-    async fn a_quiet_connection_hears_a_heartbeat_every_second() {
+    async fn a_quiet_connection_hears_a_heartbeat_every_period() {
         let hub = hub(Limits::default());
         let room = friend_game(&hub);
         let mut peer = Peer::connect(&hub, &room, Some(Side::Blue));
@@ -283,6 +283,28 @@ mod tests {
             assert_eq!(peer.next().await.unwrap()["type"], "heartbeat");
             assert_eq!(start.elapsed(), HEARTBEAT * beat);
         }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_heartbeat_comes_only_after_a_second_with_nothing_else_sent() {
+        let hub = hub(Limits::default());
+        let room = friend_game(&hub);
+        let mut peer = Peer::connect(&hub, &room, Some(Side::Blue));
+        peer.next_of("state").await;
+        let start = tokio::time::Instant::now();
+        tokio::time::sleep(HEARTBEAT / 2).await;
+        room.notify();
+        assert_eq!(peer.next().await.unwrap()["type"], "state");
+        // The state half a second in puts the next heartbeat a whole second after it, not at 1 s.
+        assert_eq!(peer.next().await.unwrap()["type"], "heartbeat");
+        assert_eq!(start.elapsed(), HEARTBEAT / 2 + HEARTBEAT);
+        // A reply counts too.
+        tokio::time::sleep(HEARTBEAT / 4).await;
+        peer.send(r#"{"type":"ping"}"#).await;
+        assert_eq!(peer.next().await.unwrap()["type"], "pong");
+        let ponged = tokio::time::Instant::now();
+        assert_eq!(peer.next().await.unwrap()["type"], "heartbeat");
+        assert_eq!(ponged.elapsed(), HEARTBEAT);
     }
 
     /// A move that sat unread while the server could not run (stopped for 40 s: the paused clock jumps

@@ -12,18 +12,20 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-/// How often a game connection sends its client a heartbeat: nginx closes a connection after 3 s without a
-/// byte from its node (deploy/nginx), and the game page takes one that stayed silent for 4 s for dead, so a
-/// stopped server costs its players seconds (a heartbeat may come up to 2 s late before either gives up). A
-/// heartbeat is about 20 bytes a second a connection.
-pub const HEARTBEAT: Duration = Duration::from_secs(1);
+/// How long a game connection may send its client nothing before it sends a heartbeat: nginx closes a
+/// connection after 4 s without a byte from its node (deploy/nginx), and the game page takes one that stayed
+/// silent for 5 s for dead, so a stopped server costs its players seconds (a heartbeat may come up to 2 s late
+/// before either gives up). Two seconds, not one: at a few seconds a move, heartbeats were most of what a
+/// node sent, a send (a system call, and on loopback the receiver's TCP work) each, about 24 µs of CPU on
+/// this project's machine (docs/deployment.md, "What a move costs").
+pub const HEARTBEAT: Duration = Duration::from_secs(2);
 
 /// The heartbeat's message: any message proves the server alive; this one says nothing else.
 pub const HEARTBEAT_JSON: &str = r#"{"type":"heartbeat"}"#;
 
 /// A wake this long after the loop's previous one means it could not run in between (its heartbeat's timer
-/// is due every [`HEARTBEAT`]; the margin is for a busy machine).
-const STALL: Duration = Duration::from_millis(2500);
+/// is due [`HEARTBEAT`] after the last thing it sent; the margin is for a busy machine).
+const STALL: Duration = Duration::from_millis(3500);
 
 /// A connection loop's record of when it ran.
 #[derive(Debug)]

@@ -91,7 +91,8 @@ pub(crate) struct Peer<Tx, Rx> {
 /// `room`, then until either side closes it, nothing arrives for the idle limit, or the client sends faster
 /// than its message limit, answers each frame (by [`answer_frame`]: text is carried out by `handle`, given
 /// the text and when it arrived, in milliseconds since the epoch: [`Arrivals`]), sends each of the room's
-/// later messages for its audience, and a heartbeat every [`HEARTBEAT`].
+/// later messages for its audience, and a heartbeat when it has sent nothing for [`HEARTBEAT`] (any message
+/// shows the server alive; at a few seconds a move, a heartbeat each second was most of a player's traffic).
 pub(crate) async fn relay<K: Kind, Tx, Rx>(
     limits: &Limits,
     room: &Room<K>,
@@ -131,8 +132,12 @@ pub(crate) async fn relay<K: Kind, Tx, Rx>(
                 heard = Instant::now();
                 let received_at = epoch_ms(arrivals.frame(heard), heard);
                 let answer = answer_frame(frame, &flood, error_json, |text| handle(text, received_at));
+                let replied = answer.reply.is_some();
                 if !answer.deliver(&mut tx).await {
                     break;
+                }
+                if replied {
+                    heartbeat.reset();
                 }
             }
             state = updates.next() => {
@@ -143,6 +148,7 @@ pub(crate) async fn relay<K: Kind, Tx, Rx>(
                 if tx.send(text.to_string()).await.is_err() {
                     break;
                 }
+                heartbeat.reset();
             }
             due = heartbeat.tick() => {
                 arrivals.heartbeat(due, Instant::now());
