@@ -116,6 +116,7 @@ async fn players_on_different_nodes_play_a_game_to_the_end() {
     red.send_text(r#"{"type":"takeback"}"#).await;
     blue.wait_for(|s| s["takeback_request"] == "red").await;
     blue.send_text(r#"{"type":"decline_takeback"}"#).await;
+    blue.wait_for(|s| s["takeback_request"].is_null()).await;
     // (Red's page heard of its own draw refusal first.)
     while red.next_of("notice").await["event"] != "takeback_declined" {}
     red.wait_for(|s| s["takeback_request"].is_null()).await;

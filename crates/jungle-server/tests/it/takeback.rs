@@ -68,6 +68,8 @@ async fn a_takeback_asked_by_one_player_is_accepted_or_declined_by_the_other() {
     blue.send_move("a5a6").await;
     let state = red.wait_for_ply(5).await;
     assert!(state["takeback_request"].is_null(), "{state}");
+    // (Blue's page reads up to the move, so the next request it waits for is a new one.)
+    blue.wait_for_ply(5).await;
 
     // Red asks on Red's own turn (Blue replied): two moves go; Blue accepts by asking too.
     red.send_text(TAKEBACK).await;
