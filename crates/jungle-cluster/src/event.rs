@@ -1,7 +1,7 @@
 //! What one node tells the others about a game it changed: a small message on the game's subject. It carries
 //! no moves: a node that holds the game reads what changed from the database (so a missed or late event costs
-//! nothing but a delay), and takes from the event only what lives in memory — a draw offer or its refusal,
-//! the rematch, the sender's connections to the room.
+//! nothing but a delay), and takes from the event only what lives in memory — a draw offer or a takeback
+//! request or their refusal, the rematch, the sender's connections to the room.
 
 use serde::{Deserialize, Serialize};
 
@@ -38,6 +38,10 @@ pub enum Change {
     DrawOffered(String),
     /// The player in this seat declined the draw offer: the offerer is told.
     DrawDeclined(String),
+    /// The player in this seat asked to take moves back.
+    TakebackRequested(String),
+    /// The player in this seat declined the opponent's takeback request: the asker is told.
+    TakebackDeclined(String),
     /// A player asked for the rematch of the finished game.
     Rematch(RematchEvent),
     /// Only who is connected changed.

@@ -1,8 +1,9 @@
 //! The websocket protocol: what a browser may send (JSON, one message per frame) and the small replies.
 //!
 //! Client → server: `{"type":"move","move":"a3a4"}`, `{"type":"resign"}`, `{"type":"offer_draw"}`,
-//! `{"type":"decline_draw"}`, `{"type":"takeback"}`, `{"type":"abort"}`, `{"type":"claim_win"}`,
-//! `{"type":"claim_draw"}`, `{"type":"ping"}`.
+//! `{"type":"decline_draw"}`, `{"type":"takeback"}` (between people: ask, or accept the opponent's request),
+//! `{"type":"decline_takeback"}`, `{"type":"abort"}`, `{"type":"claim_win"}`, `{"type":"claim_draw"}`,
+//! `{"type":"ping"}`.
 //! Server → client ([`ServerMessage`]): `{"type":"welcome","seat":"blue"|"red"|null}` once, then
 //! `{"type":"state",...}` ([`Snapshot`]) after every change (the same text for every watcher of the game),
 //! `{"type":"error","message":...}` to the sender of a refused message, `{"type":"notice","event":...,"by":...,
@@ -28,7 +29,9 @@ pub enum ClientMessage {
     Resign,
     OfferDraw,
     DeclineDraw,
+    /// Against the engine: take back at once. Between people: ask the opponent, or accept their request.
     Takeback,
+    DeclineTakeback,
     Abort,
     /// The opponent has been gone long enough: end the game as a win for the sender, or as a draw.
     ClaimWin,
@@ -68,6 +71,7 @@ impl ClientMessage {
             ClientMessage::OfferDraw => "offer_draw",
             ClientMessage::DeclineDraw => "decline_draw",
             ClientMessage::Takeback => "takeback",
+            ClientMessage::DeclineTakeback => "decline_takeback",
             ClientMessage::Abort => "abort",
             ClientMessage::ClaimWin => "claim_win",
             ClientMessage::ClaimDraw => "claim_draw",
@@ -141,6 +145,8 @@ pub struct Snapshot {
     pub clock: Option<ClockView>,
     pub outcome: Option<OutcomeView>,
     pub draw_offer: Option<SideName>,
+    /// The player who asked to take moves back, while the opponent has not answered (games between people).
+    pub takeback_request: Option<SideName>,
     pub thinking: bool,
     /// Connections watching without a seat.
     pub spectators: usize,
@@ -196,6 +202,8 @@ pub struct ClockView {
     pub red_ms: u64,
     pub running: Option<SideName>,
     pub increment_ms: u64,
+    /// The time each side started with (with the increment: the time control the pages show).
+    pub initial_ms: u64,
 }
 
 /// How the game ended: `reason` is the termination (`resignation`, `time forfeit`, … or `aborted`),

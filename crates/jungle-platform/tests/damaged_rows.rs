@@ -457,6 +457,8 @@ fn fixture(store: &Store) {
             red_token: Some("hid-red".into()),
             blue_setup: Some("TLCDEWPR".into()),
             red_setup: Some("RPWEDCLT".into()),
+            blue_name: None,
+            red_name: None,
             result: None,
             winner: None,
             termination: None,

@@ -33,6 +33,9 @@ export async function mountAccountBar() {
   if (name) {
     box.append(link(`/@/${encodeURIComponent(name)}`, name, "account-name"), link("/account", t("account.settings"), "account-settings"));
   } else {
-    box.append(link("/login", t("account.signIn"), "account-sign-in"));
+    // The log-in page sends the player back here once signed in (account.js, `returnPath`).
+    const here = location.pathname + location.search;
+    const href = location.pathname === "/login" ? "/login" : `/login?next=${encodeURIComponent(here)}`;
+    box.append(link(href, t("account.signIn"), "account-sign-in"));
   }
 }

@@ -4,6 +4,7 @@ import { postJson } from "./api.js";
 import { mountAccountBar, signedInName } from "./account-bar.js";
 import { $ } from "./dom.js";
 import { localise, tOr } from "./i18n.js";
+import { returnPath } from "./return-path.js";
 
 localise();
 mountAccountBar();
@@ -28,10 +29,13 @@ function wire(formId, errorId, request, done) {
 }
 
 const home = () => { location.href = "/"; };
+// Signed in or up, the player goes back to the page they came from: the `next` parameter, else the page that
+// linked here.
+const back = () => { location.href = returnPath(new URLSearchParams(location.search).get("next") ?? document.referrer); };
 wire("login", "login-error",
-  () => postJson("/api/login", { name: $("login-name").value, password: $("login-password").value }), home);
+  () => postJson("/api/login", { name: $("login-name").value, password: $("login-password").value }), back);
 wire("signup", "signup-error",
-  () => postJson("/api/signup", { name: $("signup-name").value, password: $("signup-password").value }), home);
+  () => postJson("/api/signup", { name: $("signup-name").value, password: $("signup-password").value }), back);
 wire("password", "password-error",
   () => postJson("/api/password", { old: $("old-password").value, new: $("new-password").value }),
   () => {

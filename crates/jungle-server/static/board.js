@@ -2,9 +2,15 @@
 // game and replay pages. The board never decides legality: it offers only the moves the server listed, and
 // draws the ranks and terrain the server's rules sent (the `board` of the state).
 
-import { t } from "./i18n.js";
+import { hanzi, t } from "./i18n.js";
 
 const CHARACTERS = { e: "象", l: "獅", t: "虎", p: "豹", d: "狗", w: "狼", c: "貓", r: "鼠" };
+
+/** How a piece of `animal` (a letter, `e` … `r`) is labelled: its character, in the page's script, and its
+ * name in the interface's language (the same as the character in Chinese). */
+export function pieceFace(animal) {
+  return { character: hanzi(CHARACTERS[animal]), name: t(`animal.${animal}`) };
+}
 // Language-independent names for data-piece (read by tests and styles). `x` is a Hidden Jungle piece whose
 // animal the viewer does not know (X/x in a view FEN): it is drawn face down.
 const IDS = { e: "elephant", l: "lion", t: "tiger", p: "leopard", d: "dog", w: "wolf", c: "cat", r: "rat", x: "unknown" };
@@ -212,7 +218,7 @@ export class JungleBoard {
           svgEl("path", { d: `M${x + 22} ${y + 86} L${x + 50} ${y + 34} L${x + 78} ${y + 86} Z`, class: `den-mark ${terrain.side}` }, squares);
           // At the top of the square: the file letter has the bottom right corner.
           const label = svgEl("text", { x: x + 50, y: y + 27, class: "terrain-label" }, squares);
-          label.textContent = "獸穴";
+          label.textContent = hanzi("獸穴");
         }
       }
     }
@@ -299,12 +305,15 @@ export class JungleBoard {
       svgEl("text", { y: 14, class: "back" }, face).textContent = "?";
       return g;
     }
-    svgEl("text", { y: 6, class: "zh" }, face).textContent = CHARACTERS[piece.animal];
-    const name = t(`animal.${piece.animal}`);
-    if (name !== CHARACTERS[piece.animal]) {
-      const attrs = { y: 36, class: "name" };
-      // Long names are fitted to the piece rather than shrunk below a readable size.
-      if (name.length > 6) Object.assign(attrs, { textLength: 82, lengthAdjust: "spacingAndGlyphs" });
+    const { character, name } = pieceFace(piece.animal);
+    const named = name !== character;
+    // With a name under it the character moves up and shrinks a little, so the name sits where the disc is
+    // wide: at the disc's lower edge "Elephant" and "Leopard" ran past it (tests/it/piece_labels.rs measures).
+    svgEl("text", { y: named ? -4 : 6, class: named ? "zh over-name" : "zh" }, face).textContent = character;
+    if (named) {
+      const attrs = { y: 22, class: "name" };
+      // Long names are fitted to the disc rather than shrunk below a readable size.
+      if (name.length > 5) Object.assign(attrs, { textLength: 70, lengthAdjust: "spacingAndGlyphs" });
       svgEl("text", attrs, face).textContent = name;
     }
     const rank = this.layout.ranks[piece.animal];

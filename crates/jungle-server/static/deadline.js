@@ -1,7 +1,7 @@
 // A correspondence game's deadline on the game page: who must move by when, and the time left.
 
 import { $ } from "./dom.js";
-import { lang, t } from "./i18n.js";
+import { locale, t } from "./i18n.js";
 import { timeLeft } from "./lobby-shared.js";
 
 /** Shows (or hides) the deadline of the side to move for the state `s`. */
@@ -11,7 +11,7 @@ export function drawDeadline(s) {
   el.hidden = !shown;
   if (!shown) return;
   const deadline = s.correspondence.deadline_ms;
-  const date = new Date(deadline).toLocaleString(lang() === "zh" ? "zh-TW" : "en-GB",
+  const date = new Date(deadline).toLocaleString(locale(),
     { dateStyle: "medium", timeStyle: "short" });
   el.textContent = t("corr.deadline", { side: t(`side.${s.turn}`), date, left: timeLeft(deadline) });
 }

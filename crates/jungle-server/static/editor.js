@@ -2,7 +2,7 @@
 // position as it changes, then it can be played against the engine or analysed.
 
 import { mountAccountBar } from "./account-bar.js";
-import { JungleBoard, parseFen, placement } from "./board.js";
+import { JungleBoard, parseFen, pieceFace, placement } from "./board.js";
 import { post, postJson } from "./api.js";
 import { $ } from "./dom.js";
 import { localise, t, tOr } from "./i18n.js";
@@ -62,14 +62,27 @@ function buildPalette() {
   const palette = $("palette");
   const picks = [];
   for (const side of ["blue", "red"]) {
-    for (const letter of LETTERS) picks.push({ id: side === "blue" ? letter : letter.toLowerCase(), side, label: t("editor.piece", { side: t(`side.${side}`), animal: t(`animal.${letter.toLowerCase()}`) }), text: letter });
+    for (const letter of LETTERS) {
+      const animal = letter.toLowerCase();
+      picks.push({ id: side === "blue" ? letter : animal, side, label: t("editor.piece", { side: t(`side.${side}`), animal: t(`animal.${animal}`) }), face: pieceFace(animal) });
+    }
   }
-  picks.push({ id: "x", side: "none", label: t("editor.eraser"), text: "✕" });
+  picks.push({ id: "x", side: "none", label: t("editor.eraser"), face: { character: "✕", name: "✕" } });
   for (const pick of picks) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = `pick ${pick.side}`;
-    button.textContent = pick.text;
+    // As on the board: the character, and the name under it where it differs (not in Chinese).
+    const character = document.createElement("span");
+    character.className = "zh";
+    character.textContent = pick.face.character;
+    button.appendChild(character);
+    if (pick.face.name !== pick.face.character) {
+      const name = document.createElement("span");
+      name.className = "name";
+      name.textContent = pick.face.name;
+      button.appendChild(name);
+    }
     button.title = pick.label;
     button.setAttribute("aria-label", pick.label);
     button.setAttribute("role", "radio");

@@ -1,27 +1,26 @@
-// A rated game's ratings on the game page: each player's rating beside their name, and when the game ends,
-// how it moved ("1500? → 1662? (+162)") in the result banner. Casual games show nothing.
+// A rated game's ratings on the game page: each player's rating beside their name, the game's terms (rated
+// or casual, time control) in the panel, and when the game ends, how it moved ("1500? → 1662? (+162)") in the
+// result banner and the terms. Casual games show no ratings.
 
-import { t } from "./i18n.js";
+import { loadRatings, ratingsMoved, termsText } from "./game-terms.js";
 
-/** Returns `update(state)`, for the game page to call after each render of the players. */
-export function followRatings(gameId) {
+/**
+ * Returns `update(state)`, for the game page to call after each render of the players; `update.rated()`
+ * says whether the game is rated (`null` until known). `loaded` is called after each answer.
+ */
+export function followRatings(gameId, loaded = () => {}) {
   let ratings = null;
   let fetchedOver = null;
+  let shown = null;
+  // The terms wait for the first answer: a rated game is not shown as casual meanwhile.
+  let known = false;
 
   async function load(over) {
     fetchedOver = over;
-    try {
-      const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/ratings`);
-      if (response.ok) ratings = await response.json();
-    } catch {
-      // No ratings shown; the game itself is unaffected.
-    }
+    ratings = await loadRatings(gameId);
+    known = true;
     apply();
-  }
-
-  function change(seat) {
-    const diff = Math.round(seat.after) - Math.round(seat.before);
-    return `${seat.before_shown} → ${seat.after_shown} (${diff >= 0 ? "+" : ""}${diff})`;
+    loaded();
   }
 
   function apply() {
@@ -31,22 +30,21 @@ export function followRatings(gameId) {
       const seat = ratings && ratings[el.dataset.side];
       span.textContent = seat ? (seat.after_shown ?? seat.before_shown) : "";
     }
+    const terms = document.getElementById("terms");
+    if (terms && shown && known) terms.textContent = termsText(shown, ratings);
     const banner = document.getElementById("banner-ratings");
     if (!banner) return;
-    const settled = ratings && ratings.blue.after != null;
-    banner.hidden = !settled;
-    banner.textContent = settled
-      ? t("ratings.moved", {
-        category: t(`category.${ratings.category}`),
-        blue: change(ratings.blue),
-        red: change(ratings.red),
-      })
-      : "";
+    const moved = ratingsMoved(ratings);
+    banner.hidden = !moved;
+    banner.textContent = moved;
   }
 
-  return function update(state) {
+  function update(state) {
+    shown = state;
     const over = Boolean(state.outcome);
     if (fetchedOver !== over) load(over);
     else apply();
-  };
+  }
+  update.rated = () => (known ? Boolean(ratings) : null);
+  return update;
 }

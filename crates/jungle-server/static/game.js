@@ -16,7 +16,7 @@ import { wireCopy, wireJoin, wireMoveKeys, wireMute } from "./game-controls.js";
 const gameId = location.pathname.split("/").pop();
 const view = { premove: null, browsing: null, sounds, seat: null, state: null, receivedAt: 0, offlineAt: null, bannerClosedAt: null, flippedByUser: null, socket: null, retries: 0, resignArmed: null };
 window.jungle = view; // read by the end-to-end tests
-const showRatings = followRatings(gameId);
+const showRatings = followRatings(gameId, () => { if (view.state) drawStatus(); });
 
 const board = new JungleBoard($("board"), (move) => send({ type: "move", move }));
 view.board = board; // the tests read its orientation
@@ -68,8 +68,9 @@ function connect() {
       playPremove();
       draw();
     } else if (message.type === "notice") {
-      // News for the players, not an error: e.g. the opponent (or the engine) declined a draw.
-      if (message.event !== "draw_declined" || message.by !== view.seat) showNotice(message.text);
+      // News for the players, not an error: e.g. the opponent (or the engine) declined a draw or a takeback.
+      const declined = message.event === "draw_declined" || message.event === "takeback_declined";
+      if (!declined || message.by !== view.seat) showNotice(tOr(`notice.${message.event}`, message.text));
     } else if (message.type === "error") {
       showError(message.message);
       if (view.state) draw(); // undo an optimistic move
@@ -164,6 +165,8 @@ function draw() {
   if (!s) return;
   const flip = flipped();
   board.flipped = flip;
+  // A takeback can leave the ply being looked at past the end: then the live position is shown.
+  if (view.browsing !== null && view.browsing >= s.moves.length) view.browsing = null;
   const live = view.browsing === null;
   const shown = live ? s.moves.length : view.browsing;
   board.set(live ? s.fen : positionAfter(s.start_fen, s.moves, shown), {
@@ -174,7 +177,8 @@ function draw() {
     board: s.board,
   });
   document.body.dataset.shown = String(shown);
-  $("back-to-game").hidden = live;
+  // Only while an earlier position is shown: there is a game to go back to.
+  $("back-to-game").hidden = live || shown >= s.moves.length;
   document.title = t(myTurn() ? "game.titleTurn" : "game.title");
   const bottom = flip ? "red" : "blue";
   const top = flip ? "blue" : "red";
@@ -254,6 +258,8 @@ function drawStatus() {
   if (s.outcome) text = lang() === "en" ? s.outcome.text : `${resultTitle(s.outcome)} · ${reasonWords(s.outcome)}`;
   else if (!view.seat) text = t("status.watching", { side: sideName(s.turn) });
   else if (s.thinking) text = t("status.thinking");
+  // Offline, no move can be made: the status says so rather than "Your turn.".
+  else if (!online()) text = t("status.offline");
   else if (s.turn === view.seat) text = t("status.yourTurn");
   else if (s.mode === "friend" && !s.seats_taken[s.turn]) text = t("status.waitFriend");
   else text = t("status.waitOpponent");
@@ -276,8 +282,13 @@ function drawStatus() {
   $("offer-draw").textContent = t(iOffered ? "game.drawSent" : "game.offerDraw");
   // Either player may call the game off until both sides have made two moves (the server has the same rule).
   $("abort").hidden = !playing || s.ply >= 4;
-  $("takeback").hidden = !(s.mode === "engine" && view.seat);
-  $("takeback").disabled = !playing || s.thinking || s.ply === 0;
+  // Against the engine a takeback is immediate; between people it is asked for (casual games only) and the
+  // opponent accepts or declines (the server has the same rules).
+  const iAsked = Boolean(view.seat) && s.takeback_request === view.seat;
+  $("takeback").hidden = !view.seat || !(s.mode === "engine" || (s.mode === "friend" && showRatings.rated() === false));
+  $("takeback").disabled = !playing || s.thinking || s.ply === 0 || iAsked;
+  $("takeback").textContent = t(iAsked ? "game.takebackSent" : "game.takeback");
+  $("takeback-request").hidden = !(playing && s.takeback_request && s.takeback_request !== view.seat);
   $("replay-link").href = `/replay/${gameId}`;
   $("banner-replay").href = `/replay/${gameId}`;
 
@@ -345,6 +356,8 @@ $("offer-draw").addEventListener("click", () => send({ type: "offer_draw" }));
 $("accept-draw").addEventListener("click", () => send({ type: "offer_draw" }));
 $("decline-draw").addEventListener("click", () => send({ type: "decline_draw" }));
 $("takeback").addEventListener("click", () => send({ type: "takeback" }));
+$("accept-takeback").addEventListener("click", () => send({ type: "takeback" }));
+$("decline-takeback").addEventListener("click", () => send({ type: "decline_takeback" }));
 $("abort").addEventListener("click", () => send({ type: "abort" }));
 wireJoin(`/api/games/${gameId}/join`, () => {
   // The seat cookie is set: a new connection carries it and is greeted with the seat.

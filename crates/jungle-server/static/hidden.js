@@ -176,6 +176,7 @@ function draw() {
   const s = page.state;
   if (!s) return;
   board.flipped = flipped();
+  if (page.browsing !== null && page.browsing >= s.moves.length) page.browsing = null;
   const live = page.browsing === null;
   const shown = live ? s.moves.length : page.browsing;
   let fen = live ? s.fen : s.positions[shown];
@@ -197,7 +198,8 @@ function draw() {
     phase: s.phase, ply: String(s.ply), shown: String(shown), seat: s.you || "spectator",
     myturn: String(myTurn()), over: String(s.phase === "over"),
   });
-  $("back-to-game").hidden = live;
+  // Only while an earlier position is shown: there is a game to go back to.
+  $("back-to-game").hidden = live || shown >= s.moves.length;
   drawPlayer($(flipped() ? "player-top" : "player-bottom"), "blue");
   drawPlayer($(flipped() ? "player-bottom" : "player-top"), "red");
   drawMoves(shown);
@@ -232,6 +234,8 @@ function statusText() {
   }
   if (!s.you) return t("status.watching", { side: sideName(s.turn) });
   if (s.thinking) return t("status.thinking");
+  // Offline, no move can be made: the status says so rather than "Your turn.".
+  if (!online()) return t("status.offline");
   if (s.turn === s.you) return t("status.yourTurn");
   return t(seatFree(s.turn) ? "status.waitFriend" : "status.waitOpponent");
 }

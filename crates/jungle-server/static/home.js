@@ -45,6 +45,7 @@ function describe(game) {
   const name = (side) => game[`${side}_name`] ||
     (game.engine_side === side ? t("list.engine", { level: game.engine_level }) : t(`side.${side}`));
   const pairing = t("list.versus", { blue: name("blue"), red: name("red") });
+  if (game.rating_category) return t("list.rated", { pairing, category: t(`category.${game.rating_category}`) });
   return game.mode === "friend" ? t("list.friends", { pairing }) : pairing;
 }
 

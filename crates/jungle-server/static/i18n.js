@@ -1,5 +1,9 @@
 // The interface's words in English and 中文: one dictionary, the language chosen from the browser's and
-// switched (and remembered) by the player. t(key, vars) fills {name} placeholders.
+// switched (and remembered) by the player. t(key, vars) fills {name} placeholders. Chinese is written once,
+// in Traditional characters (`zh`: zh-TW, zh-HK); Simplified (`zh-Hans`: zh-CN, zh-SG, plain zh) is made
+// from it (simplified.js).
+
+import { toSimplified } from "./simplified.js";
 
 const DICTIONARY = {
   en: {
@@ -30,7 +34,8 @@ const DICTIONARY = {
     "profile.games": "Games",
     "profile.record": "Won / drawn / lost",
     "profile.wdl": "{wins} won, {draws} drawn, {losses} lost",
-    "profile.totals": "{games} games: {record}",
+    "profile.totals.one": "{games} game: {record}",
+    "profile.totals.other": "{games} games: {record}",
     "profile.noRatings": "No rated games yet.",
     "profile.history": "Rating history",
     "profile.noHistory": "No rated games yet",
@@ -96,12 +101,15 @@ const DICTIONARY = {
     "game.abort": "✕ Abort",
     "game.offerDraw": "½ Offer draw",
     "game.drawSent": "½ Draw offered",
+    "game.takebackSent": "↶ Takeback asked",
+    "game.takebackAsked": "Your opponent asks to take back a move.",
+    "notice.takeback_declined": "Your opponent declines the takeback.",
     "game.resign": "⚑ Resign",
     "game.reallyResign": "⚑ Really resign?",
     "game.replay": "Replay",
     "game.soundOn": "♪ Sound on",
     "game.soundOff": "♪ Sound off",
-    "game.backToGame": "⏭ Back to the game",
+    "game.backToGame": "Back to the game",
     "game.newGame": "New game",
     "game.replayAnalyse": "Replay & analyse",
     "game.close": "Close",
@@ -112,6 +120,7 @@ const DICTIONARY = {
     "status.watching": "You are watching. {side} to move.",
     "status.thinking": "The engine is thinking…",
     "status.yourTurn": "Your turn.",
+    "status.offline": "Not connected: reconnecting…",
     "status.waitFriend": "Waiting for your friend to join.",
     "status.waitOpponent": "Waiting for your opponent…",
     "result.wins": "{side} wins",
@@ -171,6 +180,9 @@ const DICTIONARY = {
     "list.engine": "Engine level {level}",
     "list.versus": "{blue} vs {red}",
     "list.friends": "{pairing} (friends)",
+    "list.rated": "{pairing} (rated {category})",
+    "terms.rated": "Rated {category}",
+    "terms.casual": "Casual",
     "list.ply": "1 ply",
     "list.plies": "{n} plies",
     "list.untimed": "untimed",
@@ -203,6 +215,8 @@ const DICTIONARY = {
     "lobby.range": "Opponent's rating",
     "lobby.opponent": "Challenge a player",
     "lobby.anyone": "anyone (leave empty)",
+    "lobby.creatorPlays": "{name} plays {side}",
+    "lobby.youPlay": "you play {side}",
     "lobby.createButton": "Open the challenge",
     "lobby.oneDay": "1 day / move",
     "lobby.days": "{n} days / move",
@@ -318,7 +332,7 @@ const DICTIONARY = {
     "profile.games": "對局",
     "profile.record": "勝 / 和 / 負",
     "profile.wdl": "{wins} 勝 {draws} 和 {losses} 負",
-    "profile.totals": "共 {games} 局：{record}",
+    "profile.totals.other": "共 {games} 局：{record}",
     "profile.noRatings": "尚無計分對局。",
     "profile.history": "等級分走勢",
     "profile.noHistory": "尚無計分對局",
@@ -384,12 +398,15 @@ const DICTIONARY = {
     "game.abort": "✕ 取消對局",
     "game.offerDraw": "½ 提議和棋",
     "game.drawSent": "½ 已提議和棋",
+    "game.takebackSent": "↶ 已請求悔棋",
+    "game.takebackAsked": "對手請求悔棋。",
+    "notice.takeback_declined": "對手拒絕悔棋。",
     "game.resign": "⚑ 認輸",
     "game.reallyResign": "⚑ 確定認輸？",
     "game.replay": "覆盤",
     "game.soundOn": "♪ 聲音開",
     "game.soundOff": "♪ 聲音關",
-    "game.backToGame": "⏭ 回到對局",
+    "game.backToGame": "回到對局",
     "game.newGame": "新對局",
     "game.replayAnalyse": "覆盤與分析",
     "game.close": "關閉",
@@ -400,6 +417,7 @@ const DICTIONARY = {
     "status.watching": "你在觀戰。輪到{side}。",
     "status.thinking": "電腦思考中…",
     "status.yourTurn": "輪到你了。",
+    "status.offline": "未連線：正在重新連線…",
     "status.waitFriend": "等待朋友加入。",
     "status.waitOpponent": "等待對手…",
     "result.wins": "{side}勝",
@@ -459,6 +477,9 @@ const DICTIONARY = {
     "list.engine": "電腦 {level} 級",
     "list.versus": "{blue} 對 {red}",
     "list.friends": "{pairing}（朋友對局）",
+    "list.rated": "{pairing}（{category}積分賽）",
+    "terms.rated": "{category}積分賽",
+    "terms.casual": "友誼賽",
     "list.ply": "1 步",
     "list.plies": "{n} 步",
     "list.untimed": "不計時",
@@ -491,6 +512,8 @@ const DICTIONARY = {
     "lobby.range": "對手等級分",
     "lobby.opponent": "挑戰指定棋手",
     "lobby.anyone": "任何人（留空）",
+    "lobby.creatorPlays": "{name}執{side}",
+    "lobby.youPlay": "你執{side}",
     "lobby.createButton": "發起挑戰",
     "lobby.oneDay": "每步 1 天",
     "lobby.days": "每步 {n} 天",
@@ -592,20 +615,42 @@ const DICTIONARY = {
   },
 };
 
+DICTIONARY["zh-Hans"] = Object.fromEntries(Object.entries(DICTIONARY.zh).map(([key, text]) => [key, toSimplified(text)]));
+
 export const LANGUAGES = Object.keys(DICTIONARY);
+
+/** The dictionary for a browser's language tag: Traditional for Taiwan, Hong Kong and Macau (or an explicit
+ * Hant), Simplified for any other Chinese, English otherwise. */
+export function languageOf(tag) {
+  const code = tag.toLowerCase();
+  if (!code.startsWith("zh")) return "en";
+  if (code.includes("hans")) return "zh-Hans";
+  return /hant|-tw|-hk|-mo/.test(code) ? "zh" : "zh-Hans";
+}
 
 function chosenLanguage() {
   let saved = null;
   try { saved = localStorage.getItem("jungle-lang"); } catch { /* storage blocked */ }
   if (saved && DICTIONARY[saved]) return saved;
   const browser = (navigator.languages || [navigator.language || "en"]).find((l) => l);
-  return browser && browser.toLowerCase().startsWith("zh") ? "zh" : "en";
+  return browser ? languageOf(browser) : "en";
 }
 
 let language = chosenLanguage();
 
 export function lang() {
   return language;
+}
+
+/** Chinese text written in Traditional characters (a piece's character, a board label) in the script of the
+ * page: Simplified when the interface is. */
+export function hanzi(text) {
+  return language === "zh-Hans" ? toSimplified(text) : text;
+}
+
+/** The locale for dates and numbers in the interface's language. */
+export function locale() {
+  return { en: "en-GB", zh: "zh-TW", "zh-Hans": "zh-CN" }[language];
 }
 
 export function setLang(code) {
@@ -619,6 +664,16 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 
+/**
+ * The text for `count` of something: `key.one`, `key.other` … as the language's plural rules choose for it
+ * (English: 1 game, 2 games; Chinese has one form, `key.other`).
+ */
+export function tCount(key, count, vars = {}) {
+  const form = `${key}.${new Intl.PluralRules(locale()).select(count)}`;
+  const known = DICTIONARY[language][form] !== undefined || DICTIONARY.en[form] !== undefined;
+  return t(known ? form : `${key}.other`, vars);
+}
+
 /** The dictionary's text for `key` in the current language, or `fallback` when it has none (server words). */
 export function tOr(key, fallback) {
   return DICTIONARY[language][key] ?? fallback;
@@ -627,10 +682,12 @@ export function tOr(key, fallback) {
 // Fills the page's marked elements: data-i18n (text), data-i18n-title, data-i18n-placeholder,
 // data-i18n-aria-label, and the document's language.
 export function translatePage(root = document) {
-  document.documentElement.lang = language === "zh" ? "zh-Hant" : "en";
+  document.documentElement.lang = { en: "en", zh: "zh-Hant", "zh-Hans": "zh-Hans" }[language];
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
   for (const el of root.querySelectorAll("[data-i18n-aria-label]")) el.setAttribute("aria-label", t(el.dataset.i18nAriaLabel));
+  // The pages' own Chinese (the site's name in the top bar) is in Traditional characters.
+  for (const el of root.querySelectorAll("[lang=zh]")) el.textContent = hanzi(el.textContent);
 }
 
 // The language switch in the top bar; a change is remembered and the page is drawn again in it.
@@ -641,7 +698,7 @@ export function mountLanguageSwitch() {
   select.id = "lang";
   select.className = "lang";
   select.setAttribute("aria-label", t("lang.label"));
-  for (const [code, label] of [["en", "English"], ["zh", "中文"]]) {
+  for (const [code, label] of [["en", "English"], ["zh", "繁體中文"], ["zh-Hans", "简体中文"]]) {
     const option = document.createElement("option");
     option.value = code;
     option.textContent = label;

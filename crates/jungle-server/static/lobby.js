@@ -2,6 +2,7 @@
 // games. The page asks the server for the lobby every few seconds (which also keeps this player's seeks open);
 // when one of the player's seeks is accepted, the page takes its seat and goes to the game.
 
+import { mountAccountBar } from "./account-bar.js";
 import { $ } from "./dom.js";
 import { localise, t } from "./i18n.js";
 import { postJson } from "./api.js";
@@ -12,6 +13,7 @@ const pageOpened = Date.now();
 const view = { me: null, seeks: [], waitingQuick: null, leaving: false };
 
 localise();
+mountAccountBar();
 $("opponent").placeholder = t("lobby.anyone");
 
 function showError(id, error) {
@@ -79,7 +81,11 @@ function drawSeeks() {
     info.className = "info";
     const parts = [timeText(seek.time), t(seek.rated ? "lobby.ratedGame" : "lobby.casualGame")];
     if (seek.rules !== "standard") parts.push(seek.rules);
-    if (seek.colour !== "random") parts.push(t(`side.${seek.colour}`));
+    // The colour is the creator's: said as theirs, so whoever accepts knows they get the other one.
+    if (seek.colour !== "random") {
+      const side = t(`side.${seek.colour}`);
+      parts.push(seek.mine ? t("lobby.youPlay", { side }) : t("lobby.creatorPlays", { name: seek.creator_name, side }));
+    }
     const range = rangeText(seek);
     if (range) parts.push(range);
     if (seek.target_name) parts.push(t("lobby.challengeTo", { name: seek.target_name }));

@@ -1,8 +1,9 @@
 // A player's page (/@/NAME): ratings per category, the rating-history graph, win/draw/loss totals, the
 // game list with its search, and the PGN export. Everything the server sends is written with textContent.
 
+import { mountAccountBar } from "./account-bar.js";
 import { $ } from "./dom.js";
-import { localise, t } from "./i18n.js";
+import { localise, t, tCount } from "./i18n.js";
 import { drawRatingGraph } from "./rating-graph.js";
 
 const name = decodeURIComponent(location.pathname.replace(/^\/@\//, ""));
@@ -10,6 +11,7 @@ const api = `/api/users/${encodeURIComponent(name)}`;
 let page = 0;
 
 localise();
+mountAccountBar();
 document.title = t("profile.titleOf", { name });
 $("export").href = `${api}/games.pgn`;
 
@@ -35,7 +37,8 @@ async function loadProfile() {
     const profile = await getJson(api);
     $("player-name").textContent = profile.name;
     document.title = t("profile.titleOf", { name: profile.name });
-    $("totals").textContent = t("profile.totals", { games: profile.totals.games, record: record(profile.totals) });
+    const games = profile.totals.games;
+    $("totals").textContent = tCount("profile.totals", games, { games, record: record(profile.totals) });
     const body = $("ratings").querySelector("tbody");
     body.textContent = "";
     for (const r of profile.ratings) {

@@ -3,6 +3,7 @@
 // failed) and then, only then, the solution. /puzzles shows the daily puzzle, /puzzles/ID one puzzle,
 // /puzzles?theme=T a random one of a theme.
 
+import { mountAccountBar } from "./account-bar.js";
 import { postJson } from "./api.js";
 import { JungleBoard, describeMove, positionAfter } from "./board.js";
 import { $ } from "./dom.js";
@@ -111,6 +112,7 @@ async function load(url) {
 
 async function start() {
   localise();
+  mountAccountBar();
   const overview = await getJson("/api/puzzles").catch(() => ({ themes: [] }));
   for (const { theme, count } of overview.themes) {
     const option = document.createElement("option");

@@ -61,12 +61,19 @@ export function drawRatingGraph(svg, history) {
     const label = el("text", { x: MARGIN.left - 4, y: y(r) + 4, "text-anchor": "end", class: "tick y-tick" }, svg);
     label.textContent = String(Math.round(r));
   }
-  const dateTicks = [first, (first + last) / 2, last];
-  dateTicks.forEach((ms, i) => {
-    const anchor = ["start", "middle", "end"][i];
+  // The first day, the middle and the last, each day once: games of a single day get one date, in the middle
+  // (the time axis is widened around them, so its ends would otherwise repeat that day or name the next).
+  const oneDay = day(Math.min(...times)) === day(Math.max(...times));
+  const dateTicks = oneDay
+    ? [[(first + last) / 2, "middle"]]
+    : [[first, "start"], [(first + last) / 2, "middle"], [last, "end"]];
+  const shownDays = new Set();
+  for (const [ms, anchor] of dateTicks) {
+    if (shownDays.has(day(ms))) continue;
+    shownDays.add(day(ms));
     const label = el("text", { x: x(ms), y: HEIGHT - 8, "text-anchor": anchor, class: "tick x-tick" }, svg);
     label.textContent = day(ms);
-  });
+  }
   el("line", { x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top, y2: HEIGHT - MARGIN.bottom, class: "axis" }, svg);
   el("line", { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: HEIGHT - MARGIN.bottom, y2: HEIGHT - MARGIN.bottom, class: "axis" }, svg);
 

@@ -10,6 +10,7 @@ import { fillMoveList } from "./moves.js";
 import { followLive } from "./follow.js";
 import { ArrowLayer, LiveAnalysis, drawEvalBar, scoreText } from "./analysis.js";
 import { drawGraph } from "./graph.js";
+import { loadRatings, termsText } from "./game-terms.js";
 
 const gameId = location.pathname.split("/").pop();
 const view = { game: null, ply: 0, flipped: false, following: false, engineOn: false, info: null, graph: null };
@@ -49,6 +50,7 @@ async function load() {
     red: game.players.red,
     state: outcomeText(game.outcome),
   }) + (game.rules === "standard" ? "" : ` · ${t("home.rules")}: ${game.rules}`);
+  loadRatings(gameId).then((ratings) => { $("terms").textContent = termsText(game, ratings); });
   draw();
   if (!view.following && game.mode !== "import" && !game.outcome) {
     view.following = true;

@@ -22,6 +22,9 @@ pub struct HiddenRecord {
     pub red_token: Option<String>,
     pub blue_setup: Option<String>,
     pub red_setup: Option<String>,
+    /// The account names of the players signed in when they took their seats (none: a guest or the engine).
+    pub blue_name: Option<String>,
+    pub red_name: Option<String>,
     pub result: Option<String>,
     pub winner: Option<String>,
     pub termination: Option<String>,
@@ -34,8 +37,8 @@ impl Store {
         self.with(|conn| {
             conn.execute(
                 "INSERT INTO hidden_games (id, created_at, mode, rules, engine_level, engine_side, blue_token,
-                    red_token, blue_setup, red_setup, result, winner, termination)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                    red_token, blue_setup, red_setup, result, winner, termination, blue_name, red_name)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
                 params![
                     g.id,
                     g.created_at,
@@ -49,7 +52,9 @@ impl Store {
                     g.red_setup,
                     g.result,
                     g.winner,
-                    g.termination
+                    g.termination,
+                    g.blue_name,
+                    g.red_name
                 ],
             )
         })?;
@@ -60,7 +65,7 @@ impl Store {
         self.with(|conn| {
             conn.query_opt(
                 "SELECT id, created_at, mode, rules, engine_level, engine_side, blue_token, red_token,
-                    blue_setup, red_setup, result, winner, termination, finished_at
+                    blue_setup, red_setup, result, winner, termination, finished_at, blue_name, red_name
                  FROM hidden_games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -79,6 +84,8 @@ impl Store {
                         winner: r.get(11)?,
                         termination: r.get(12)?,
                         finished_at: r.get(13)?,
+                        blue_name: r.get(14)?,
+                        red_name: r.get(15)?,
                     })
                 },
             )
@@ -100,17 +107,24 @@ impl Store {
         })
     }
 
-    /// Gives the free seat `side` the token; `false` when someone took it first.
-    pub fn take_hidden_seat(&self, id: &str, side: Side, token: &str) -> Result<bool, StoreError> {
+    /// Gives the free seat `side` the token, and the name of the account that takes it (none: a guest);
+    /// `false` when someone took it first.
+    pub fn take_hidden_seat(
+        &self,
+        id: &str,
+        side: Side,
+        token: &str,
+        name: Option<&str>,
+    ) -> Result<bool, StoreError> {
         let sql = match side {
             Side::Blue => {
-                "UPDATE hidden_games SET blue_token = ?2 WHERE id = ?1 AND blue_token IS NULL"
+                "UPDATE hidden_games SET blue_token = ?2, blue_name = ?3 WHERE id = ?1 AND blue_token IS NULL"
             }
             Side::Red => {
-                "UPDATE hidden_games SET red_token = ?2 WHERE id = ?1 AND red_token IS NULL"
+                "UPDATE hidden_games SET red_token = ?2, red_name = ?3 WHERE id = ?1 AND red_token IS NULL"
             }
         };
-        Ok(self.with(|conn| conn.execute(sql, params![id, token]))? == 1)
+        Ok(self.with(|conn| conn.execute(sql, params![id, token, name]))? == 1)
     }
 
     /// Writes a side's setup; `false` when it already has one (a setup is final).
@@ -209,6 +223,8 @@ mod tests {
             red_token: None,
             blue_setup: None,
             red_setup: None,
+            blue_name: Some("ann".into()),
+            red_name: None,
             result: None,
             winner: None,
             termination: None,
@@ -219,9 +235,9 @@ mod tests {
     on_both_backends! {
         fn seats_setups_plies_and_endings_are_written_once(store) {
             store.insert_hidden_game(&record("h1")).unwrap();
-            assert!(!store.take_hidden_seat("h1", Side::Blue, "x").unwrap(), "taken at creation");
-            assert!(store.take_hidden_seat("h1", Side::Red, "r").unwrap());
-            assert!(!store.take_hidden_seat("h1", Side::Red, "r2").unwrap());
+            assert!(!store.take_hidden_seat("h1", Side::Blue, "x", None).unwrap(), "taken at creation");
+            assert!(store.take_hidden_seat("h1", Side::Red, "r", Some("bo")).unwrap());
+            assert!(!store.take_hidden_seat("h1", Side::Red, "r2", Some("cy")).unwrap());
             assert!(store.set_hidden_setup("h1", Side::Red, "RPWEDCLT").unwrap());
             assert!(!store.set_hidden_setup("h1", Side::Red, "TLCDEWPR").unwrap(), "a setup is final");
             store.insert_hidden_move("h1", 0, "a3a4").unwrap();
@@ -233,6 +249,7 @@ mod tests {
             assert!(!store.finish_hidden("h1", 2, "1-0", Some("blue"), "resignation").unwrap());
             let stored = store.hidden_game("h1").unwrap().unwrap();
             assert_eq!(stored.red_token.as_deref(), Some("r"));
+            assert_eq!((stored.blue_name.as_deref(), stored.red_name.as_deref()), (Some("ann"), Some("bo")));
             assert_eq!(stored.red_setup.as_deref(), Some("RPWEDCLT"));
             assert_eq!(stored.blue_setup, None);
             assert_eq!(stored.result.as_deref(), Some("0-1"));

@@ -251,22 +251,24 @@ impl Store {
 
     /// Removes the moves from `ply` on (a takeback) and clears any recorded ending.
     pub fn truncate_moves(&self, id: &str, ply: u32) -> Result<(), StoreError> {
+        self.transaction(|tx| truncate_moves_on(tx, id, ply))
+    }
+
+    /// A takeback between people, decided by the store as a move is: removes the moves from `keep` on as
+    /// [`Store::truncate_moves`] does, if the game still has exactly `plies` moves and no ending (its row is
+    /// locked while this is checked, as a move's insert locks it); `false`, and nothing changed, when a move
+    /// or an ending was stored meanwhile (by another server, say).
+    pub fn take_back(&self, id: &str, plies: u32, keep: u32) -> Result<bool, StoreError> {
         self.transaction(|tx| {
-            let removed = tx.execute(
-                "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-                params![id, ply],
+            let current = tx.execute(
+                "UPDATE games SET plies = plies WHERE id = ?1 AND plies = ?2 AND result IS NULL",
+                params![id, plies],
             )?;
-            // The new last move is found through the key (game, ply): one lookup, not a count.
-            tx.execute(
-                "UPDATE games SET result = NULL, winner = NULL, termination = NULL, finished_at = NULL,
-                    plies = plies - ?2,
-                    last_move_at = (SELECT m.played_at FROM moves m WHERE m.game_id = ?1 ORDER BY m.ply DESC LIMIT 1),
-                    last_blue_ms = (SELECT m.blue_ms FROM moves m WHERE m.game_id = ?1 ORDER BY m.ply DESC LIMIT 1),
-                    last_red_ms = (SELECT m.red_ms FROM moves m WHERE m.game_id = ?1 ORDER BY m.ply DESC LIMIT 1)
-                 WHERE id = ?1",
-                params![id, removed],
-            )?;
-            Ok(())
+            if current == 0 {
+                return Ok(false);
+            }
+            truncate_moves_on(tx, id, keep)?;
+            Ok(true)
         })
     }
 
@@ -495,6 +497,25 @@ fn end_on(
     Ok(decided.then_some(now))
 }
 
+/// [`Store::truncate_moves`] inside the transaction `tx`.
+fn truncate_moves_on(tx: &dyn Conn, id: &str, ply: u32) -> Result<(), StoreError> {
+    let removed = tx.execute(
+        "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+        params![id, ply],
+    )?;
+    // The new last move is found through the key (game, ply): one lookup, not a count.
+    tx.execute(
+        "UPDATE games SET result = NULL, winner = NULL, termination = NULL, finished_at = NULL,
+            plies = plies - ?2,
+            last_move_at = (SELECT m.played_at FROM moves m WHERE m.game_id = ?1 ORDER BY m.ply DESC LIMIT 1),
+            last_blue_ms = (SELECT m.blue_ms FROM moves m WHERE m.game_id = ?1 ORDER BY m.ply DESC LIMIT 1),
+            last_red_ms = (SELECT m.red_ms FROM moves m WHERE m.game_id = ?1 ORDER BY m.ply DESC LIMIT 1)
+         WHERE id = ?1",
+        params![id, removed],
+    )?;
+    Ok(())
+}
+
 /// [`Store::finish`] inside the transaction `tx`.
 fn finish_on(
     tx: &dyn Conn,
@@ -662,6 +683,21 @@ pub(crate) mod tests {
             assert_eq!((game.result.as_deref(), game.termination.as_deref()), (Some("1-0"), Some("resignation")));
             store.truncate_moves("g1", 0).unwrap();
             assert!(store.finish("g1", 0, "0-1", Some("red"), "timeout").unwrap());
+        }
+
+        fn a_takeback_is_refused_after_a_move_or_an_ending_it_did_not_know_of(store) {
+            store.insert_game(&record("g1")).unwrap();
+            store.insert_move("g1", &a_move(0, "a3a4")).unwrap();
+            store.insert_move("g1", &a_move(1, "g7g6")).unwrap();
+            // Node A accepts a takeback of Red's move as node B stores Blue's next move: the move was first.
+            store.insert_move("g1", &a_move(2, "a4a5")).unwrap();
+            assert!(!store.take_back("g1", 2, 1).unwrap());
+            assert_eq!(store.moves("g1").unwrap().len(), 3);
+            assert!(store.take_back("g1", 3, 1).unwrap());
+            assert_eq!(store.moves("g1").unwrap().len(), 1);
+            assert!(store.finish("g1", 1, "1-0", Some("blue"), "resignation").unwrap());
+            assert!(!store.take_back("g1", 1, 0).unwrap(), "a result is final");
+            assert_eq!(store.moves("g1").unwrap().len(), 1);
         }
 
         fn of_concurrent_endings_exactly_one_is_decided(store) {

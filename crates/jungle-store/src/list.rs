@@ -28,6 +28,8 @@ pub struct GameSummary {
     /// The clocks after the last move (none while no move is made, and in untimed games).
     pub blue_ms: Option<u64>,
     pub red_ms: Option<u64>,
+    /// A rated game's category (`blitz`, …); none for a casual one.
+    pub rating_category: Option<String>,
 }
 
 /// The lists of the home page.
@@ -52,7 +54,8 @@ macro_rules! summary_query {
             "SELECT g.id, g.mode, g.rules, g.engine_level, g.engine_side, g.blue_name, g.red_name,
                 g.plies, g.result, g.termination, g.created_at, ",
             $open_seat,
-            ", g.finished_at, g.clock_initial_ms, g.clock_increment_ms, g.last_blue_ms, g.last_red_ms
+            ", g.finished_at, g.clock_initial_ms, g.clock_increment_ms, g.last_blue_ms, g.last_red_ms,
+                g.rating_category
              FROM games g ",
             $filter_and_order,
             " LIMIT ?1"
@@ -104,6 +107,7 @@ impl Store {
                     clock_increment_ms: r.get(14)?,
                     blue_ms: r.get(15)?,
                     red_ms: r.get(16)?,
+                    rating_category: r.get(17)?,
                 })
             })
         })

@@ -54,8 +54,8 @@ impl Hub {
         Ok(Some(room))
     }
 
-    /// Creates a hidden game; returns its room, the creator's seat and the seat's token. Against the AI, the
-    /// AI's setup is chosen and stored now.
+    /// Creates a hidden game; returns its room, the creator's seat and the seat's token. `creator` is the
+    /// name of the creator's account (none: a guest). Against the AI, the AI's setup is chosen and stored now.
     ///
     /// # Errors
     /// [`HubError::BadRequest`] naming the bad field; [`HubError::TooMany`] / [`HubError::Busy`] as for open
@@ -64,6 +64,7 @@ impl Hub {
         self: &Arc<Self>,
         req: &NewHiddenGame,
         client: Option<IpAddr>,
+        creator: Option<&str>,
     ) -> Result<(Arc<HiddenRoom>, Side, String), HubError> {
         let bad = |message: String| HubError::BadRequest(message);
         let rules_text = req.rules.as_deref().unwrap_or("").trim();
@@ -106,6 +107,8 @@ impl Hub {
         let token = new_token();
         let mut tokens = jungle_rules::BySide::new(None, None);
         tokens[side] = Some(token.clone());
+        let mut names = jungle_rules::BySide::new(None, None);
+        names[side] = creator.map(str::to_string);
         let mut setups = jungle_rules::BySide::new(None, None);
         let (engine_level, engine_side) = match mode {
             HiddenMode::Engine { level, side } => {
@@ -126,6 +129,8 @@ impl Hub {
             red_token: tokens.red,
             blue_setup: setups.blue,
             red_setup: setups.red,
+            blue_name: names.blue,
+            red_name: names.red,
             result: None,
             winner: None,
             termination: None,

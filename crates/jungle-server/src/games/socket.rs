@@ -101,6 +101,7 @@ pub fn handle(
         }
         ClientMessage::DeclineDraw => room.decline_draw(seat),
         ClientMessage::Takeback => room.takeback(store, seat),
+        ClientMessage::DeclineTakeback => room.decline_takeback(seat),
         ClientMessage::Abort => room.abort(store, seat),
         ClientMessage::ClaimWin => room.claim(store, seat, false),
         ClientMessage::ClaimDraw => room.claim(store, seat, true),

@@ -22,6 +22,7 @@ use crate::shared::guard::Client;
 use crate::shared::pages::Files;
 use crate::shared::pages::page;
 use crate::shared::relay::{Peer, relay};
+use crate::shared::session::Viewer;
 use crate::shared::socket::bounded;
 use crate::shared::socket::open_connection;
 use crate::shared::socket::refuse_cross_site;
@@ -93,10 +94,12 @@ fn seated(id: &str, side: Side) -> Json<serde_json::Value> {
 async fn create(
     State(hub): State<AppState>,
     Client(client): Client,
+    Viewer(viewer): Viewer,
     body: Result<Json<NewHiddenGame>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(request) = body?;
-    let (room, side, token) = hub.create_hidden(&request, client)?;
+    let creator = viewer.as_ref().map(|account| account.name.as_str());
+    let (room, side, token) = hub.create_hidden(&request, client, creator)?;
     // The AI may have the first move.
     hub.after_hidden_change(&room);
     Ok((
@@ -112,6 +115,7 @@ async fn create(
 async fn join(
     State(hub): State<AppState>,
     Path(id): Path<String>,
+    Viewer(viewer): Viewer,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let room = find_room(&hub, &id)?;
@@ -119,7 +123,8 @@ async fn join(
         return Ok(seated(&room.id, seat).into_response());
     }
     let token = new_token();
-    match room.take_seat(&hub.store, &token) {
+    let name = viewer.as_ref().map(|account| account.name.as_str());
+    match room.take_seat(&hub.store, &token, name) {
         Ok(Some(side)) => Ok((
             [seat_cookie(&hub, &room.id, &token)],
             seated(&room.id, side),

@@ -93,10 +93,25 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ),
     ("board.js", JS, include_bytes!("../../static/board.js")),
     ("i18n.js", JS, include_bytes!("../../static/i18n.js")),
+    (
+        "simplified.js",
+        JS,
+        include_bytes!("../../static/simplified.js"),
+    ),
     ("sound.js", JS, include_bytes!("../../static/sound.js")),
     ("dom.js", JS, include_bytes!("../../static/dom.js")),
     ("api.js", JS, include_bytes!("../../static/api.js")),
     ("account.js", JS, include_bytes!("../../static/account.js")),
+    (
+        "game-terms.js",
+        JS,
+        include_bytes!("../../static/game-terms.js"),
+    ),
+    (
+        "return-path.js",
+        JS,
+        include_bytes!("../../static/return-path.js"),
+    ),
     (
         "account-bar.js",
         JS,

@@ -679,7 +679,7 @@ async fn a_rematch_between_two_accounts_seats_both_by_account() {
 }
 
 /// Fills the fields (`id`, value) of a page's form and submits it with its button.
-async fn fill_and_submit(page: &chromiumoxide::Page, form: &str, fields: &[(&str, &str)]) {
+pub async fn fill_and_submit(page: &chromiumoxide::Page, form: &str, fields: &[(&str, &str)]) {
     for (id, value) in fields {
         let js = format!(
             "document.getElementById({}).value = {}",

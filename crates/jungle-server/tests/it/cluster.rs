@@ -1,5 +1,5 @@
-//! Several server nodes on one database, joined by the broker (NATS): moves, endings, seats and draw offers
-//! made on one node reach the connections of another; what must happen once happens once (a ply, an engine
+//! Several server nodes on one database, joined by the broker (NATS): moves, endings, seats, draw offers and
+//! takebacks made on one node reach the connections of another; what must happen once happens once (a ply, an engine
 //! reply, a flag), whichever node tries; an engine job whose node died is taken over; a node that was cut off
 //! from the broker catches up.
 
@@ -110,6 +110,25 @@ async fn players_on_different_nodes_play_a_game_to_the_end() {
     red.send_text(r#"{"type":"decline_draw"}"#).await;
     assert_eq!(blue.next_of("notice").await["event"], "draw_declined");
     blue.wait_for(|s| s["draw_offer"].is_null()).await;
+
+    // A takeback: asked on node B, declined on node A (B's player is told), asked again and accepted on A;
+    // both nodes, the watcher and the database lose Red's last move.
+    red.send_text(r#"{"type":"takeback"}"#).await;
+    blue.wait_for(|s| s["takeback_request"] == "red").await;
+    blue.send_text(r#"{"type":"decline_takeback"}"#).await;
+    blue.wait_for(|s| s["takeback_request"].is_null()).await;
+    // (Red's page heard of its own draw refusal first.)
+    while red.next_of("notice").await["event"] != "takeback_declined" {}
+    red.wait_for(|s| s["takeback_request"].is_null()).await;
+    red.send_text(r#"{"type":"takeback"}"#).await;
+    blue.wait_for(|s| s["takeback_request"] == "red").await;
+    blue.send_text(r#"{"type":"takeback"}"#).await;
+    for client in [&mut blue, &mut red, &mut watcher] {
+        let state = client.wait_for_ply(11).await;
+        assert_eq!(state["turn"], "red");
+    }
+    assert_eq!(a.state.store.moves(&id).unwrap().len(), 11);
+    played.pop();
 
     red.send_text(r#"{"type":"resign"}"#).await;
     for client in [&mut blue, &mut red, &mut watcher] {

@@ -412,3 +412,74 @@ async fn an_attack_between_friends_reveals_both_animals_on_both_pages() {
     chrome.close().await;
     server.kill().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signed_in_players_of_a_hidden_game_are_named_by_their_accounts() {
+    use crate::lobby::sign_up_in_browser;
+    let server = start(temp_dir("e2e-hidden-names").join("games.db")).await;
+    let chrome = Chrome::launch("hidden-names", 1100, 850).await;
+    let home = format!("http://{}/", server.addr);
+    let ann = chrome.person(&home).await;
+    sign_up_in_browser(&ann, "annika").await;
+    ann.evaluate("document.getElementById('side').value = 'blue'")
+        .await
+        .unwrap();
+    click(&ann, "#hidden").await;
+    click(&ann, "#play-friend").await;
+    wait_until(
+        &ann,
+        "window.jungle && window.jungle.state && window.jungle.state.you === 'blue' \
+         && !document.getElementById('share').hidden",
+    )
+    .await;
+    assert_eq!(
+        eval::<String>(
+            &ann,
+            "document.querySelector('#player-bottom .name').textContent"
+        )
+        .await,
+        "annika (you)"
+    );
+    let link: String = eval(&ann, "document.getElementById('share-link').value").await;
+
+    // Bo, signed in too, joins: each page names both accounts; a guest watching sees the same names.
+    let bo = chrome.person(&home).await;
+    sign_up_in_browser(&bo, "bohdan").await;
+    bo.goto(link.as_str()).await.unwrap();
+    wait_until(
+        &bo,
+        "window.jungle && window.jungle.state && !document.getElementById('join').hidden",
+    )
+    .await;
+    click(&bo, "#join-button").await;
+    wait_until(&bo, "window.jungle.state.you === 'red'").await;
+    for page in [&ann, &bo] {
+        wait_until(
+            page,
+            "window.jungle.state.players.blue === 'annika' && window.jungle.state.players.red === 'bohdan'",
+        )
+        .await;
+    }
+    assert_eq!(
+        eval::<String>(
+            &bo,
+            "document.querySelector('#player-bottom .name').textContent"
+        )
+        .await,
+        "bohdan (you)"
+    );
+    let watcher = chrome.person(&link).await;
+    wait_until(
+        &watcher,
+        "window.jungle && window.jungle.state && window.jungle.state.players.red === 'bohdan'",
+    )
+    .await;
+    // The record names them too.
+    let pgn: String = eval(&watcher, "fetch(location.pathname.replace('/hidden/', '/api/hidden/') + '/pgn').then((r) => r.text())").await;
+    assert!(
+        pgn.contains("[White \"annika\"]") && pgn.contains("[Black \"bohdan\"]"),
+        "{pgn}"
+    );
+    chrome.close().await;
+    server.kill().await;
+}

@@ -413,6 +413,8 @@ async fn in_the_browser_one_opens_a_seek_the_other_accepts_and_both_land_in_the_
         listed.contains("alice") && listed.contains("5+3"),
         "{listed}"
     );
+    // The colour is said to be the creator's (Bob, accepting, plays the other one).
+    assert!(listed.contains("· alice plays Blue"), "{listed}");
     // Both pages go to the same game, each with its seat.
     let path = |page| async move { eval::<String>(page, "location.pathname").await };
     assert_eq!(path(&alice).await, path(&bob).await);

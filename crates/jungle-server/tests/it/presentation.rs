@@ -104,6 +104,23 @@ async fn while_offline_a_move_is_refused_on_screen_and_the_clocks_stand_still() 
         "document.getElementById('connection').classList.contains('offline')",
     )
     .await;
+    // Said plainly: a large badge in the top bar, and the status no longer claims it is the player's turn.
+    assert_eq!(
+        eval::<String>(&page, "document.getElementById('status').textContent").await,
+        "Not connected: reconnecting…"
+    );
+    let badge: Vec<String> = eval(
+        &page,
+        "(() => { const s = getComputedStyle(document.getElementById('connection')); \
+           return [s.fontSize, s.fontWeight, s.backgroundColor]; })()",
+    )
+    .await;
+    assert!(
+        badge[0].trim_end_matches("px").parse::<f64>().unwrap() >= 16.0,
+        "{badge:?}"
+    );
+    assert_eq!(badge[1], "700", "{badge:?}");
+    assert_ne!(badge[2], "rgba(0, 0, 0, 0)", "{badge:?}");
     let clock = "document.querySelector('#player-bottom .clock').textContent";
     let before: String = eval(&page, clock).await;
     // Long enough for a running clock to show another second; nothing is timed.
@@ -319,6 +336,18 @@ async fn premoves_sounds_the_tab_title_and_a_steppable_move_list() {
     let chrome = Chrome::launch("premove", 1100, 850).await;
     let (ann, bo) = friends(&chrome, &format!("http://{}/", server.addr)).await;
     wait_until(&ann, "document.body.dataset.myturn === 'true'").await;
+    // Before any move there is nothing to go back to: the keys that step through the moves show no
+    // "Back to the game".
+    for key in ["Home", "ArrowLeft", "ArrowRight", "End"] {
+        press(&ann, key).await;
+    }
+    assert!(
+        eval::<bool>(
+            &ann,
+            "document.getElementById('back-to-game').hidden && document.body.dataset.shown === '0'"
+        )
+        .await
+    );
     assert!(
         eval::<String>(&ann, "document.title")
             .await
@@ -348,6 +377,22 @@ async fn premoves_sounds_the_tab_title_and_a_steppable_move_list() {
     click(&bo, &format!("[data-square='{to}']")).await;
     wait_until(&bo, &format!("window.jungle.premove === '{from}{to}'")).await;
     assert_eq!(eval::<u64>(&bo, "window.jungle.state.ply").await, 0);
+    // The queued move's squares look violet (as docs/server.md says), not grey: the mark's colour laid over
+    // the land square under it, as the screen shows them.
+    let seen: Vec<f64> = eval(
+        &bo,
+        "(() => { const rgb = (c) => c.match(/[\\d.]+/g).map(Number); \
+           const mark = getComputedStyle(document.querySelectorAll('#board .premove')[1]); \
+           const land = rgb(getComputedStyle(document.querySelector('#board .sq.land')).fill); \
+           const a = Number(mark.fillOpacity) * Number(mark.opacity); \
+           return rgb(mark.fill).slice(0, 3).map((c, i) => a * c + (1 - a) * land[i]); })()",
+    )
+    .await;
+    let (red, green, blue) = (seen[0], seen[1], seen[2]);
+    assert!(
+        blue - green >= 40.0 && red - green >= 15.0,
+        "premove mark {seen:?}"
+    );
 
     // Ann moves: Bo's queued move is played at once, and both hear the moves.
     let sounds_before: u64 = eval(&ann, "window.jungle.sounds.played").await;
@@ -408,6 +453,11 @@ async fn premoves_sounds_the_tab_title_and_a_steppable_move_list() {
     );
     press(&ann, "ArrowLeft").await;
     wait_until(&ann, "document.body.dataset.shown === '0'").await;
+    // Plain words, no symbol a bare font set may lack (⏭ showed as an empty box).
+    assert_eq!(
+        eval::<String>(&ann, "document.getElementById('back-to-game').hidden ? '' : document.getElementById('back-to-game').textContent").await,
+        "Back to the game"
+    );
     press(&ann, "ArrowRight").await;
     press(&ann, "ArrowRight").await;
     wait_until(&ann, "document.body.dataset.shown === '2'").await;

@@ -234,13 +234,17 @@ async fn the_profile_page_draws_the_rating_graph() {
         .unwrap();
     let expected: Vec<f64> = history.iter().map(|p| p.rating_after.round()).collect();
     assert_eq!(plotted, expected);
-    // Real axes: rating ticks and date ticks.
-    let ticks: (u32, u32) = eval(
+    // Real axes: rating ticks and date ticks (the four games were played on one day: that day, once).
+    let ticks: (u32, Vec<String>) = eval(
         &page,
-        "[document.querySelectorAll('#rating-graph .y-tick').length, document.querySelectorAll('#rating-graph .x-tick').length]",
+        "[document.querySelectorAll('#rating-graph .y-tick').length, [...document.querySelectorAll('#rating-graph .x-tick')].map((t) => t.textContent)]",
     )
     .await;
-    assert!(ticks.0 >= 2 && ticks.1 >= 2, "{ticks:?}");
+    assert!(ticks.0 >= 2 && ticks.1.len() == 1, "{ticks:?}");
+    assert_eq!(
+        eval::<String>(&page, "document.getElementById('totals').textContent").await,
+        "4 games: 2 won, 1 drawn, 1 lost"
+    );
     wait_until(
         &page,
         "document.querySelectorAll('#games li[data-game]').length === 4",
@@ -277,6 +281,48 @@ async fn the_profile_page_draws_the_rating_graph() {
     wait_until(
         &home,
         "document.querySelector('#level option[value=\"8\"]').textContent.includes('2200')",
+    )
+    .await;
+    chrome.close().await;
+    server.kill().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_rated_game_is_one_game_with_its_day_written_once() {
+    let server = start(temp_dir("profile-one").join("games.db")).await;
+    let hub = server.state.clone();
+    play_rated(&hub, &[Some(Side::Red)]);
+    let chrome = Chrome::launch("profile-one", 1200, 900).await;
+    let page = chrome
+        .person(&format!("http://{}/@/ann", server.addr))
+        .await;
+    wait_until(
+        &page,
+        "document.querySelectorAll('#rating-graph circle.point').length === 1",
+    )
+    .await;
+    assert_eq!(
+        eval::<String>(&page, "document.getElementById('totals').textContent").await,
+        "1 game: 1 won, 0 drawn, 0 lost"
+    );
+    let days: Vec<String> = eval(
+        &page,
+        "[...document.querySelectorAll('#rating-graph .x-tick')].map((t) => t.textContent)",
+    )
+    .await;
+    let played: String = eval(
+        &page,
+        "fetch('/api/users/ann').then((r) => r.json()).then((p) => new Date(p.history[0].at).toISOString().slice(0, 10))",
+    )
+    .await;
+    assert_eq!(days, [played]);
+    // Chinese has one form for any number.
+    page.evaluate("localStorage.setItem('jungle-lang', 'zh'); location.reload()")
+        .await
+        .unwrap();
+    wait_until(
+        &page,
+        "document.getElementById('totals').textContent.startsWith('共 1 局：')",
     )
     .await;
     chrome.close().await;

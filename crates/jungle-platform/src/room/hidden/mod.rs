@@ -152,6 +152,8 @@ pub struct RoomState {
     rules: Rules,
     pub mode: HiddenMode,
     tokens: BySide<Option<String>>,
+    /// The account names of the players who were signed in when they took their seats.
+    names: BySide<Option<String>>,
     stage: Stage,
     /// The AI is working on a move.
     pub thinking: bool,
@@ -246,6 +248,7 @@ impl RoomState {
             rules,
             mode,
             tokens: BySide::new(record.blue_token.clone(), record.red_token.clone()),
+            names: BySide::new(record.blue_name.clone(), record.red_name.clone()),
             stage,
             thinking: false,
             generation: 0,
@@ -323,7 +326,9 @@ impl RoomState {
                 side: engine,
             } if engine == side => format!("Engine level {level}"),
             _ if self.tokens[side].is_none() => "Waiting for a friend…".to_string(),
-            _ => "Anonymous".to_string(),
+            _ => self.names[side]
+                .clone()
+                .unwrap_or_else(|| "Anonymous".to_string()),
         }
     }
 
@@ -441,21 +446,28 @@ impl Room<Hidden> {
         self.publish(state, Change::Stored);
     }
 
-    /// Gives the free seat of a friend game the token; `None` when no seat is free.
+    /// Gives the free seat of a friend game the token, and the name of the signed-in account taking it
+    /// (none: a guest); `None` when no seat is free.
     ///
     /// # Errors
     /// When the store cannot be written.
-    pub fn take_seat(&self, store: &Store, token: &str) -> Result<Option<Side>, HiddenError> {
+    pub fn take_seat(
+        &self,
+        store: &Store,
+        token: &str,
+        name: Option<&str>,
+    ) -> Result<Option<Side>, HiddenError> {
         let mut state = self.lock();
         let Some(side) = state.free_seat() else {
             return Ok(None);
         };
-        if !store.take_hidden_seat(&self.id, side, token)? {
+        if !store.take_hidden_seat(&self.id, side, token, name)? {
             // Taken a moment ago elsewhere.
             self.catch_up_locked(store, &mut state)?;
             return Ok(None);
         }
         state.tokens[side] = Some(token.to_string());
+        state.names[side] = name.map(str::to_string);
         self.changed(&mut state);
         Ok(Some(side))
     }

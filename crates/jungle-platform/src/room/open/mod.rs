@@ -17,6 +17,7 @@ use crate::store::{Correspondence, MoveRecord, Store, StoreError, now_ms};
 mod remote;
 mod restore;
 mod snapshot;
+mod takeback;
 pub use remote::resume_clock_at;
 use remote::side_text;
 pub use restore::{Loaded, load, room_state, stored_outcome};
@@ -102,6 +103,8 @@ pub enum ActionError {
     Takeback(&'static str),
     #[error("there is no draw offer to decline")]
     NoDrawOffer,
+    #[error("there is no takeback request to decline")]
+    NoTakebackRequest,
     #[error("the engine declines the draw: it thinks it is not worse")]
     EngineDeclinesDraw(Side),
     #[error("the game was not saved, try again: {0}")]
@@ -127,6 +130,9 @@ pub struct RoomState {
     pub clock_history: Vec<BySide<u64>>,
     pub initial_ms: Option<u64>,
     pub draw_offer: Option<Side>,
+    /// The player who asked to take moves back, until the opponent answers or a move is made (between
+    /// people; kept in memory only, as the draw offer).
+    pub takeback_request: Option<Side>,
     /// The engine is working on a move for this room.
     pub thinking: bool,
     /// Counts changes, so a late engine reply or clock timer can tell the position moved on without it.
@@ -361,6 +367,8 @@ impl Room<Open> {
         if state.draw_offer == Some(mover.opponent()) {
             state.draw_offer = None;
         }
+        // The request was for the position before this move: the moves it would undo are not the same now.
+        state.takeback_request = None;
         state.waiting_since = now;
         self.finish_if_over(store, state, now)?;
         state.generation += 1;
@@ -522,55 +530,6 @@ impl Room<Open> {
         Ok(())
     }
 
-    /// Against the engine only: takes back moves until it is the player's turn again, with at least one of the
-    /// player's moves undone. Not once the game is over: a result is final.
-    pub fn takeback(&self, store: &Store, seat: Option<Side>) -> Result<(), ActionError> {
-        let seat = seat.ok_or(ActionError::Spectator)?;
-        let mut state = self.lock();
-        state.check_playable()?;
-        if !matches!(state.mode, Mode::Engine { .. }) {
-            return Err(ActionError::Takeback(
-                "only games against the engine allow takebacks",
-            ));
-        }
-        if state.thinking {
-            return Err(ActionError::Takeback("the engine is thinking"));
-        }
-        let moves = state.game.moves().len();
-        // The player's last move is the last one (the engine found no reply) or the one before the engine's reply.
-        let last_is_mine = moves > 0 && state.game.positions()[moves - 1].side_to_move() == seat;
-        let undo = if last_is_mine { 1 } else { 2 };
-        if moves < undo || state.game.positions()[moves - undo].side_to_move() != seat {
-            return Err(ActionError::Takeback("you have no move to take back"));
-        }
-        let keep = moves - undo;
-        store.truncate_moves(&self.id, keep as u32)?;
-        for _ in 0..undo {
-            state.game.undo();
-        }
-        state.draw_offer = None;
-        state.clock_history.truncate(keep);
-        let restored = match (keep, state.initial_ms) {
-            (0, Some(initial)) => Some(BySide::new(initial, initial)),
-            (_, Some(_)) => state.clock_history.last().copied(),
-            _ => None,
-        };
-        let now = Instant::now();
-        let to_move = (keep >= OPENING_PLIES).then(|| state.game.side_to_move());
-        if let (Some(clock), Some(t)) = (state.clock.as_mut(), restored) {
-            clock.set(
-                BySide::new(Duration::from_millis(t.blue), Duration::from_millis(t.red)),
-                to_move,
-                now,
-            );
-        }
-        state.waiting_since = now;
-        state.generation += 1;
-        self.show(&state);
-        self.publish(&state, Change::Stored);
-        Ok(())
-    }
-
     /// The player in `seat` calls the game off before it has really begun (each side has made fewer than
     /// [`ABORT_BEFORE_MOVES`] moves): nobody wins or loses.
     pub fn abort(&self, store: &Store, seat: Option<Side>) -> Result<(), ActionError> {
@@ -631,6 +590,16 @@ pub fn draw_declined(by: Side, text: String) -> String {
         event: "draw_declined",
         by: Some(SideName(by)),
         text,
+    }
+    .to_json()
+}
+
+/// The notice that `by` declined the opponent's takeback request.
+pub fn takeback_declined(by: Side) -> String {
+    ServerMessage::Notice {
+        event: "takeback_declined",
+        by: Some(SideName(by)),
+        text: format!("{} declines the takeback.", side_title(by)),
     }
     .to_json()
 }

@@ -8,7 +8,7 @@ use jungle_rules::{BySide, Side};
 
 use super::{
     ActionError, Loaded, OPENING_PLIES, Open, Rematch, Room, RoomState, draw_declined, load,
-    side_title, stored_outcome,
+    side_title, stored_outcome, takeback_declined,
 };
 use crate::cluster::event::{Change, GameEvent, MoveEvent, RematchEvent};
 use crate::room::LoadError;
@@ -64,13 +64,22 @@ impl Room<Open> {
                     self.tell_everyone(draw_declined(by, text));
                 }
             }
+            Change::TakebackRequested(side) if !state.is_finished() => {
+                state.takeback_request = side_from_name(side);
+            }
+            Change::TakebackDeclined(side) => {
+                if let Some(by) = side_from_name(side) {
+                    state.takeback_request = None;
+                    self.tell_everyone(takeback_declined(by));
+                }
+            }
             Change::Rematch(rematch) => {
                 state.rematch = Some(Rematch {
                     id: rematch.id.clone(),
                     tokens: BySide::new(rematch.blue_token.clone(), rematch.red_token.clone()),
                 });
             }
-            Change::DrawOffered(_) | Change::Attendance => {}
+            Change::DrawOffered(_) | Change::TakebackRequested(_) | Change::Attendance => {}
         }
         // A node repeating who is connected there (a room with a player that said nothing lately) changes nothing
         // this node's connections see: no state is sent for it.
@@ -217,6 +226,7 @@ fn take_move(state: &mut RoomState, record: &MoveRecord) -> bool {
     if state.draw_offer == Some(mover.opponent()) {
         state.draw_offer = None;
     }
+    state.takeback_request = None;
     true
 }
 
@@ -306,7 +316,7 @@ pub(super) fn side_text(side: Side) -> String {
 }
 
 /// [`Kind::reread`](crate::room::Kind::reread) for the open game: the stored game, with what only memory holds
-/// kept (who is connected, a draw offer, a rematch).
+/// kept (who is connected, a draw offer, a takeback request, a rematch).
 pub(super) fn reread(store: &Store, id: &str, state: &mut RoomState) -> Result<(), LoadError> {
     let Some(Loaded {
         state: mut fresh, ..
@@ -317,6 +327,10 @@ pub(super) fn reread(store: &Store, id: &str, state: &mut RoomState) -> Result<(
     resume_clock_at(&mut fresh, store.last_move_at(id)?);
     if !fresh.is_finished() {
         fresh.draw_offer = state.draw_offer;
+        // A request stands while the game is where it was asked (not after a move or takeback elsewhere).
+        if fresh.game.moves() == state.game.moves() {
+            fresh.takeback_request = state.takeback_request;
+        }
     }
     fresh.presence = state.presence.clone();
     fresh.rematch = state.rematch.take();

@@ -139,6 +139,7 @@ pub fn room_state(
         clock_history,
         initial_ms: record.clock_initial_ms,
         draw_offer: None,
+        takeback_request: None,
         thinking: false,
         generation: 0,
         recorded_outcome,

@@ -44,6 +44,7 @@ pub fn snapshot(id: &str, state: &RoomState, now: Instant) -> Snapshot {
             red_ms: t.red,
             running: clock.running_side().map(SideName),
             increment_ms: clock.increment().as_millis() as u64,
+            initial_ms: state.initial_ms.unwrap_or_default(),
         }
     });
     let outcome = if state.aborted {
@@ -92,6 +93,10 @@ pub fn snapshot(id: &str, state: &RoomState, now: Instant) -> Snapshot {
         clock,
         outcome,
         draw_offer: state.draw_offer.map(SideName),
+        takeback_request: state
+            .takeback_request
+            .filter(|_| !state.is_finished())
+            .map(SideName),
         thinking: state.thinking,
         spectators: state.presence.spectators(),
         rematch: state.rematch.as_ref().map(|r| r.id.clone()),
