@@ -3,6 +3,7 @@
 
 use jungle_platform::lessons::attempt::{AttemptError, Failure, Status, play, stars};
 use jungle_platform::lessons::course::{COURSE, Course, CourseError};
+use jungle_rules::{Outcome, Side, Termination};
 
 fn course() -> Course {
     Course::from_text(COURSE).unwrap_or_else(|e| panic!("lessons.json: {e}"))
@@ -84,29 +85,47 @@ fn moves_after_the_goal_and_unreadable_moves_are_refused() {
 }
 
 #[test]
-fn losing_the_last_animal_fails_the_stage() {
+fn a_hidden_attack_lost_by_the_weaker_animal_shows_the_defender() {
     let course = course();
-    // Hidden Jungle: the Cat attacks the Elephant and is lost; the stage goes on with the Rat.
     let stage = course.stage("hidden-jungle", 2).unwrap();
+    assert!(stage.data.hidden);
+    assert!(
+        play(stage, &[])
+            .unwrap()
+            .view_fen(stage)
+            .starts_with("6x/7/4R2/3x3/3C3/")
+    );
+    // The Cat attacks the Elephant and is lost; the stage goes on with the Rat.
     let attempt = play(stage, &["d5d6".to_string()]).unwrap();
     assert_eq!(attempt.status, Status::Continue);
     assert!(attempt.position().piece_at("d5".parse().unwrap()).is_none());
-    // The Elephant that won is now shown; the Dog far away stays face down.
+    // The Elephant that won is shown now; the Dog far away stays face down.
     let view = attempt.view_fen(stage);
-    assert!(
-        view.starts_with("6x/") || view.starts_with("7/6x/"),
-        "{view}"
+    assert!(view.contains("/3e3/"), "{view}");
+    assert!(view.starts_with("7/6x/"), "{view}");
+}
+
+#[test]
+fn a_stage_fails_when_the_game_ends_without_the_goal() {
+    // A stage of its own: the Cat should step to a1; stepping onto c1 instead, beside the Elephant, loses it.
+    let text = r#"{ "lessons": [ { "id": "test", "title": { "en": "t", "zh": "t" }, "intro": { "en": "i", "zh": "i" },
+        "stages": [ { "fen": "7/7/7/7/7/7/7/2e4/1C5 w", "goal": { "kind": "reach", "animal": "C", "squares": ["a1"] },
+            "text": { "en": "Step to a1.", "zh": "走到 a1。" }, "solution": ["b1a1"], "replies": ["c2c1"],
+            "wrong": "b1c1" } ] } ] }"#;
+    let course = Course::from_text(text).unwrap();
+    let stage = course.stage("test", 1).unwrap();
+    let attempt = play(stage, &["b1c1".to_string()]).unwrap();
+    assert_eq!(attempt.replies, vec!["c2c1".parse().unwrap()]);
+    assert_eq!(
+        attempt.status,
+        Status::Failed(Failure::GameOver(Outcome::win(
+            Side::Red,
+            Termination::AllCaptured
+        )))
     );
-    assert!(view.contains("3e3"), "{view}");
-    // Walking the Cat into the open with nothing left to save it: the Elephant's reply takes it.
-    let stage = course.stage("rat-and-elephant", 3).unwrap();
-    let status = play(stage, &["d4d3".to_string()]).unwrap().status;
-    assert!(
-        matches!(
-            status,
-            Status::Continue | Status::Failed(Failure::GameOver(_))
-        ),
-        "{status:?}"
+    assert_eq!(
+        play(stage, &["b1c1".to_string(), "c1d1".to_string()]).unwrap_err(),
+        AttemptError::Over { number: 2 }
     );
 }
 

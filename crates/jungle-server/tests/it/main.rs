@@ -9,6 +9,7 @@ mod cluster;
 mod correspondence;
 mod hidden;
 mod hidden_browser;
+mod lessons;
 mod lobby;
 mod presentation;
 mod profile;
