@@ -47,3 +47,27 @@ impl Store {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::on_both_backends;
+
+    on_both_backends! {
+    fn the_best_stars_of_a_stage_are_kept(store) {
+        let ann = store.insert_account("ann", "hash").unwrap().unwrap().id;
+        let bob = store.insert_account("bob", "hash").unwrap().unwrap().id;
+        assert!(store.lesson_progress(ann).unwrap().is_empty());
+        assert_eq!(store.record_lesson_stars(ann, "jumps/1", 2).unwrap(), 2);
+        assert_eq!(store.record_lesson_stars(ann, "jumps/1", 3).unwrap(), 3);
+        // A worse attempt later does not take a star away.
+        assert_eq!(store.record_lesson_stars(ann, "jumps/1", 1).unwrap(), 3);
+        assert_eq!(store.record_lesson_stars(ann, "den/2", 1).unwrap(), 1);
+        let progress = store.lesson_progress(ann).unwrap();
+        assert_eq!(
+            progress.into_iter().collect::<Vec<_>>(),
+            [("den/2".to_string(), 1), ("jumps/1".to_string(), 3)]
+        );
+        assert!(store.lesson_progress(bob).unwrap().is_empty(), "each learner's own");
+    }
+    }
+}
