@@ -4,3 +4,4 @@
 
 pub mod attempt;
 pub mod course;
+pub mod stage;

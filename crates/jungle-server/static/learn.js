@@ -11,7 +11,7 @@ import { $ } from "./dom.js";
 import { lang, localise, t } from "./i18n.js";
 
 const STORAGE_KEY = "jungle-lessons";
-const view = { lessons: [], progress: {}, signedIn: false, lesson: null, stage: null, moves: [], fen: "", legal: [], result: null };
+const view = { lessons: [], progress: {}, signedIn: false, stage: null, moves: [], fen: "", legal: [], result: null };
 window.jungle = view; // read by the end-to-end tests
 
 const board = new JungleBoard($("board"), (move) => {

@@ -6,7 +6,7 @@
 use jungle_hidden::moves::{legal_moves as hidden_legal_moves, resolve};
 use jungle_rules::{Bitboard, Move, MoveList, Outcome, Position, draw_by_history};
 
-use super::course::{MAX_LEARNER_MOVES, Stage, Target};
+use super::stage::{MAX_LEARNER_MOVES, Stage, Target};
 
 /// Where a stage stands after the learner's moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
