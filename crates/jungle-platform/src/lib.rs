@@ -13,6 +13,7 @@ pub mod engine;
 pub mod engine_queue;
 mod engine_reply;
 pub mod hub;
+pub mod lessons;
 pub mod limits;
 pub mod lobby;
 pub mod logging;

@@ -5,7 +5,9 @@
 //! photographs the home page, that game in progress (desktop and phone sizes), its replay page with the
 //! engine's analysis, the board editor and the sign-in page, in English and in Chinese (`-zh`; Chinese text needs a CJK font such as
 //! `fonts-wqy-zenhei` or `fonts-noto-cjk`), and a Hidden Jungle game against the engine: its setup screen and
-//! the game a few moves on (`hidden-setup.png`, `hidden.png`, in English).
+//! the game a few moves on (`hidden-setup.png`, `hidden.png`, in English), and two lessons of /learn a move
+//! in, desktop and phone, English and Chinese (`learn-LESSON[-phone][-zh].png`). With a second argument
+//! `lessons` only the lessons are taken.
 
 #[path = "../tests/it/support/browser.rs"]
 mod browser;
@@ -54,6 +56,10 @@ async fn main() {
     let addr = server.local_addr().unwrap();
     let hub = server.state.clone();
     tokio::spawn(async move { server.run().await });
+    shoot_lessons(addr, &out).await;
+    if std::env::args().nth(2).as_deref() == Some("lessons") {
+        return;
+    }
 
     // A timed friend game: the creator plays Red, the browser takes the free Blue seat. Both sides' moves
     // come from the engine, so the position looks like a real game.
@@ -211,4 +217,38 @@ async fn shoot_hidden(chrome: &Chrome, addr: std::net::SocketAddr, out: &std::pa
     )
     .await;
     shoot(&page, &out.join("hidden.png")).await;
+}
+
+/// Two lessons one move in (the opponent's answer on the board, the status saying it), on a desktop window
+/// and a phone's, in English and Chinese.
+async fn shoot_lessons(addr: std::net::SocketAddr, out: &std::path::Path) {
+    let desktop = Chrome::launch("screenshots-learn", 1280, 860).await;
+    let phone = Chrome::launch("screenshots-learn-phone", 390, 844).await;
+    for (chrome, size) in [(&desktop, ""), (&phone, "-phone")] {
+        for (lesson, stage, first) in [("rat-and-elephant", 2, "c5c6"), ("jumps", 3, "b3c3")] {
+            let url = format!("http://{addr}/learn/{lesson}?stage={stage}");
+            let page = chrome.person(&url).await;
+            for (lang, suffix) in [("en", ""), ("zh", "-zh")] {
+                speak(&page, lang).await;
+                wait_until(
+                    &page,
+                    &format!("window.jungle && window.jungle.stage && window.jungle.stage.stage === {stage}"),
+                )
+                .await;
+                browser::click_move(&page, first).await;
+                wait_until(
+                    &page,
+                    "window.jungle.moves.length === 1 && window.jungle.legal.length > 0",
+                )
+                .await;
+                shoot(
+                    &page,
+                    &out.join(format!("learn-{lesson}{size}{suffix}.png")),
+                )
+                .await;
+            }
+        }
+    }
+    phone.close().await;
+    desktop.close().await;
 }

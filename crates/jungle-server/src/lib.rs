@@ -5,6 +5,7 @@ mod analysis;
 mod editor;
 mod games;
 mod hidden;
+mod lessons;
 mod lobby;
 pub mod profile;
 mod puzzles;

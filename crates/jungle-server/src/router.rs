@@ -37,6 +37,7 @@ pub fn router(state: AppState, assets: Assets) -> Router {
         .merge(crate::puzzles::routes())
         .merge(crate::lobby::routes())
         .merge(crate::hidden::routes())
+        .merge(crate::lessons::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(

@@ -39,6 +39,7 @@ pub use cluster::{EngineJob, TimedMove};
 mod hidden;
 pub use hidden::HiddenRecord;
 mod late_move;
+mod lessons;
 pub use late_move::MOVE_MAX_AGE;
 mod list;
 mod one_move;

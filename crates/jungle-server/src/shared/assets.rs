@@ -157,6 +157,17 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ),
     ("puzzle.js", JS, include_bytes!("../../static/puzzle.js")),
     (
+        "learn.html",
+        HTML,
+        include_bytes!("../../static/learn.html"),
+    ),
+    ("learn.js", JS, include_bytes!("../../static/learn.js")),
+    (
+        "learn.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../../static/learn.css"),
+    ),
+    (
         "hidden.html",
         HTML,
         include_bytes!("../../static/hidden.html"),

@@ -11,6 +11,7 @@ mod correspondence;
 mod game_terms;
 mod hidden;
 mod hidden_browser;
+mod lessons;
 mod lobby;
 mod navigation;
 mod piece_labels;
