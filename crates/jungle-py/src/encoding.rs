@@ -51,9 +51,6 @@ const TERRAIN_PLANES: usize = 5;
 const SIDE_PLANE: usize = 21;
 const REPETITION_PLANE: usize = 22;
 const QUIET_PLANE: usize = 23;
-/// The bytes of the planes every step rewrites (side to move, repetitions, quiet plies), consecutive.
-pub const COUNTER_BYTES: std::ops::Range<usize> =
-    SIDE_PLANE * PLANE_SIZE..(QUIET_PLANE + 1) * PLANE_SIZE;
 const UNKNOWN_ENEMY_PLANE: usize = 24;
 const UNREVEALED_OWN_PLANE: usize = 25;
 
@@ -205,7 +202,7 @@ impl Observer {
     }
 }
 
-pub fn piece_plane(p: Piece) -> usize {
+fn piece_plane(p: Piece) -> usize {
     p.side.index() * 8 + p.animal.index()
 }
 

@@ -1,6 +1,5 @@
 //! `doushouqi.VectorEnv`: n games stepped at once from an array of actions, writing into numpy arrays it owns.
 
-mod ahead;
 mod arrays;
 mod inputs;
 mod sampling;
@@ -24,10 +23,6 @@ use slot::{Legal, Outputs, Setup, Slot, SlotState};
 /// Games below this many per thread are not worth handing to another thread; a batch of at most this many is
 /// stepped on the calling thread.
 const MIN_GAMES_PER_TASK: usize = 64;
-/// Games a thread steps per task: a step of a game costs a few hundred nanoseconds, and waking another thread,
-/// handing it work and waiting for it costs tens of microseconds of CPU (its spinning while it looks for more
-/// included), which smaller tasks did not pay back; up to this many are stepped on the calling thread.
-const STEP_GAMES_PER_TASK: usize = 1024;
 /// The most games one `VectorEnv` may hold (about 3.5 KB of arrays each).
 const MAX_GAMES: usize = 1 << 20;
 
@@ -90,33 +85,33 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Plays each game's (legal) action, reading each game's memory a few games ahead (see `ahead`).
+    /// Plays each game's (legal) action.
     fn step(self, setup: &Setup) {
-        let n = self.slots.len();
-        for i in 0..n {
-            if let Some(slot) = self.slots.get(i + ahead::SLOT_AHEAD) {
-                ahead::read_slot(slot);
-            }
-            let next = i + ahead::ROWS_AHEAD;
-            if next < n {
-                ahead::read_rows(
-                    &self.slots[next],
-                    self.actions[next],
-                    &self.observations[next * OBSERVATION_SIZE..(next + 1) * OBSERVATION_SIZE],
-                    &self.masks[next * ACTIONS..(next + 1) * ACTIONS],
-                );
-            }
+        let games = self
+            .slots
+            .iter_mut()
+            .zip(self.legal.iter_mut())
+            .zip(self.actions)
+            .zip(self.observations.chunks_mut(OBSERVATION_SIZE))
+            .zip(self.final_observations.chunks_mut(OBSERVATION_SIZE))
+            .zip(self.masks.chunks_mut(ACTIONS))
+            .zip(self.rewards.iter_mut())
+            .zip(self.terminated.iter_mut())
+            .zip(self.truncated.iter_mut());
+        for (
+            (((((((slot, legal), &a), observation), final_observation), mask), reward), terminated),
+            truncated,
+        ) in games
+        {
             let out = Outputs {
-                observation: &mut self.observations
-                    [i * OBSERVATION_SIZE..(i + 1) * OBSERVATION_SIZE],
-                final_observation: &mut self.final_observations
-                    [i * OBSERVATION_SIZE..(i + 1) * OBSERVATION_SIZE],
-                mask: &mut self.masks[i * ACTIONS..(i + 1) * ACTIONS],
-                reward: &mut self.rewards[i],
-                terminated: &mut self.terminated[i],
-                truncated: &mut self.truncated[i],
+                observation,
+                final_observation,
+                mask,
+                reward,
+                terminated,
+                truncated,
             };
-            self.slots[i].step(setup, &mut self.legal[i], self.actions[i], out);
+            slot.step(setup, legal, a, out);
         }
     }
 }
@@ -205,8 +200,8 @@ impl PyVectorEnv {
             truncated.as_slice_mut()?,
         );
         let (setup, slots, legal) = (&self.setup, &mut self.slots, &mut self.legal);
-        if slots.len() <= STEP_GAMES_PER_TASK {
-            // Handing them to the thread pool and waiting for them costs more than stepping them.
+        if slots.len() <= MIN_GAMES_PER_TASK {
+            // Handing a few dozen games to the thread pool and waiting for them costs more than stepping them.
             Run {
                 slots,
                 legal,
@@ -223,17 +218,17 @@ impl PyVectorEnv {
             py.detach(|| {
                 (
                     (
-                        slots.par_chunks_mut(STEP_GAMES_PER_TASK),
-                        legal.par_chunks_mut(STEP_GAMES_PER_TASK),
-                        actions.par_chunks(STEP_GAMES_PER_TASK),
+                        slots.par_chunks_mut(MIN_GAMES_PER_TASK),
+                        legal.par_chunks_mut(MIN_GAMES_PER_TASK),
+                        actions.par_chunks(MIN_GAMES_PER_TASK),
                     ),
-                    obs.par_chunks_mut(STEP_GAMES_PER_TASK * OBSERVATION_SIZE),
-                    finals.par_chunks_mut(STEP_GAMES_PER_TASK * OBSERVATION_SIZE),
-                    masks.par_chunks_mut(STEP_GAMES_PER_TASK * ACTIONS),
+                    obs.par_chunks_mut(MIN_GAMES_PER_TASK * OBSERVATION_SIZE),
+                    finals.par_chunks_mut(MIN_GAMES_PER_TASK * OBSERVATION_SIZE),
+                    masks.par_chunks_mut(MIN_GAMES_PER_TASK * ACTIONS),
                     (
-                        rewards.par_chunks_mut(STEP_GAMES_PER_TASK),
-                        terminated.par_chunks_mut(STEP_GAMES_PER_TASK),
-                        truncated.par_chunks_mut(STEP_GAMES_PER_TASK),
+                        rewards.par_chunks_mut(MIN_GAMES_PER_TASK),
+                        terminated.par_chunks_mut(MIN_GAMES_PER_TASK),
+                        truncated.par_chunks_mut(MIN_GAMES_PER_TASK),
                     ),
                 )
                     .into_par_iter()
@@ -420,8 +415,17 @@ impl PyVectorEnv {
     /// One uniformly random legal action per game from each game's seeded generator, as an ``(n,)`` int64 array.
     fn sample_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
         let legal = &mut self.legal;
-        // A pass over 40 bytes a game: even 4096 games take less time than handing them to other threads.
-        let actions: Vec<i64> = legal.iter_mut().map(Legal::random_action).collect();
+        let actions: Vec<i64> = if legal.len() <= MIN_GAMES_PER_TASK {
+            legal.iter_mut().map(Legal::random_action).collect()
+        } else {
+            py.detach(|| {
+                legal
+                    .par_iter_mut()
+                    .with_min_len(MIN_GAMES_PER_TASK)
+                    .map(Legal::random_action)
+                    .collect()
+            })
+        };
         PyArray1::from_vec(py, actions)
     }
 

@@ -312,7 +312,7 @@ impl Slot {
     }
 
     /// The legal move of a legal action: the step in its direction, or the river jump when the action jumps.
-    pub fn decode(&self, action: usize) -> Move {
+    fn decode(&self, action: usize) -> Move {
         let from = Square::new((action / 4) as u8).expect("an action starts on a square");
         let direction = action % 4;
         let to = if self.jumps[action / 64] >> (action % 64) & 1 != 0 {
@@ -325,21 +325,6 @@ impl Slot {
                 .expect("a step action stays on the board")
         };
         Move::new(from, to)
-    }
-
-    /// One byte of each part of the game a step reads (the position, the move and history bits, the end of the
-    /// history), summed so that reading them cannot be optimised away (see `ahead`).
-    pub fn touch(&self) -> u8 {
-        let board = [0, 31, 62].map(|i| {
-            let sq = Square::new(i).expect("a square");
-            self.pos.piece_at(sq).map_or(0, |p| p.animal.index() as u8)
-        });
-        let history = self.since_capture.last().copied().unwrap_or(0);
-        (board.iter().sum::<u8>() as u64
-            ^ self.jumps[0]
-            ^ self.seen[0]
-            ^ self.seen[SEEN_WORDS - 1]
-            ^ history) as u8
     }
 
     /// Plays a legal action and writes what follows: the mover's reward, whether the game terminated or was
