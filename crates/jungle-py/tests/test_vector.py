@@ -10,8 +10,9 @@ import doushouqi as dsq
         ("standard", 1000, 6, 300),
         ("quiet-ply-limit=12,repetition-draw=2", 1000, 6, 300),
         ("animal-checkers", 40, 6, 300),
-        # Past 64 games a step is split into runs over the thread pool; below, it runs on the calling thread.
         ("quiet-ply-limit=12,repetition-draw=2", 30, 150, 40),
+        # Past 2048 games a step is split into runs over the thread pool; below, it runs on the calling thread.
+        ("quiet-ply-limit=12,repetition-draw=2", 20, 2100, 25),
     ],
 )
 def test_vector_games_match_the_one_game_api(rules, max_plies, n, steps):
