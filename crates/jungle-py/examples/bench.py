@@ -32,8 +32,11 @@ def measure(step: Callable[[], int], seconds: float) -> Rates:
     """Calls `step` (which returns the env-steps it made) for `seconds`: (per wall second, per CPU second)."""
     step()  # warm up (allocations, jit)
     steps, start, cpu = 0, time.perf_counter(), time.process_time()
-    while time.perf_counter() - start < seconds:
+    # At least one step, however long the process waits for a CPU before its first (a busy machine).
+    while True:
         steps += step()
+        if time.perf_counter() - start >= seconds:
+            break
     return steps / (time.perf_counter() - start), steps / max(time.process_time() - cpu, 1e-9)
 
 
