@@ -41,6 +41,21 @@ impl Default for SelfPlay {
     }
 }
 
+impl SelfPlay {
+    /// The prefix of this run's puzzle ids: `game` for the games of the first collection (seed 1, 10,000 nodes
+    /// a move), `game-s{seed}-n{nodes}` for any other run. Every run numbers its games from 1, so without the
+    /// seed and budget in the id two runs would give different puzzles one id; the first run's ids stay as they
+    /// were because the daily puzzle and the ratings refer to them.
+    pub fn id_prefix(&self) -> String {
+        let first = SelfPlay::default();
+        if self.seed == first.seed && self.nodes == first.nodes {
+            "game".to_string()
+        } else {
+            format!("game-s{}-n{}", self.seed, self.nodes)
+        }
+    }
+}
+
 /// The line of a critical moment by the deep search: the solver's decisive move ([`crate::decisive`]), the
 /// searched reply, and on while the solver's next move is the only one keeping the advantage
 /// ([`crate::judge::only_move`]; at most `max_solver_moves`), ending on a solver's move. `None` when the first
@@ -187,4 +202,37 @@ pub fn game_puzzles(
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_with_another_seed_or_budget_get_ids_of_their_own() {
+        let first = SelfPlay::default();
+        assert_eq!(first.id_prefix(), "game");
+        let other_seed = SelfPlay {
+            seed: 2,
+            ..SelfPlay::default()
+        };
+        let other_budget = SelfPlay {
+            nodes: 3_000,
+            ..SelfPlay::default()
+        };
+        assert_eq!(other_seed.id_prefix(), "game-s2-n10000");
+        assert_eq!(other_budget.id_prefix(), "game-s1-n3000");
+        // The longest id such a run can give is still a puzzle id.
+        let longest = SelfPlay {
+            seed: 9_999,
+            nodes: 1_000_000,
+            ..SelfPlay::default()
+        };
+        assert!(crate::is_puzzle_id(&format!(
+            "{}-{}-{}",
+            longest.id_prefix(),
+            u32::MAX,
+            999
+        )));
+    }
 }

@@ -1,6 +1,9 @@
 //! The committed collection (`crates/jungle-platform/puzzles/puzzles.jsonl`): every puzzle's structure and line,
 //! and a sample checked again — tablebase puzzles against tables built here, a game puzzle by its search.
 
+use std::collections::HashSet;
+
+use jungle_puzzles::selfplay::SelfPlay;
 use jungle_puzzles::{Source, Verdict, read_collection, verify};
 use jungle_rules::Rules;
 use jungle_tb::{BuildOptions, Material, Tablebases, build};
@@ -55,4 +58,36 @@ fn every_puzzle_reads_and_a_sample_verifies() {
         game.id,
         verify(game, None, 0)
     );
+}
+
+/// Runs of other seeds and node budgets number their games from 1 too: a game puzzle's id names its run
+/// ([`SelfPlay::id_prefix`]), game and ply, and no position is in the collection twice (runs of one seed share
+/// their random openings, and tablebase samples may meet a game's ending).
+#[test]
+fn game_ids_name_their_run_and_no_position_repeats() {
+    let puzzles = read_collection(COLLECTION).expect("the committed collection reads");
+    let mut positions = HashSet::new();
+    for (p, _) in &puzzles {
+        if let Source::Game {
+            seed,
+            game,
+            ply,
+            nodes,
+        } = p.source
+        {
+            let run = SelfPlay {
+                seed,
+                nodes,
+                ..SelfPlay::default()
+            };
+            assert_eq!(p.id, format!("{}-{game}-{ply}", run.id_prefix()));
+        }
+        // The placement and the side to move: the move counters do not make another puzzle.
+        let position: Vec<&str> = p.fen.split(' ').take(2).collect();
+        assert!(
+            positions.insert(position.join(" ")),
+            "{}: a position already in the collection",
+            p.id
+        );
+    }
 }

@@ -3,7 +3,8 @@
 //! - `jungle puzzles tablebase --tb DIR [--material KEY…] [--per-material N] [--min-plies N] [--max-plies N]
 //!   [--samples N] [--seed N]`: puzzles from the tables, one JSON line each on stdout.
 //! - `jungle puzzles games --games N [--first N] [--nodes N] [--verify-nodes N] [--seed N] [--jobs N]`:
-//!   puzzles from engine self-play games, one JSON line each on stdout, progress on stderr.
+//!   puzzles from engine self-play games, one JSON line each on stdout, progress on stderr; ids
+//!   `game-GAME-PLY` for seed 1 at 10,000 nodes, `game-sSEED-nNODES-GAME-PLY` for any other run.
 //! - `jungle puzzles verify FILE [--tb DIR] [--nodes N]`: checks every puzzle again (exit 1 if any fails).
 
 use std::collections::BTreeMap;
@@ -175,6 +176,7 @@ fn games(args: GamesArgs) -> anyhow::Result<ExitCode> {
     let finished: Mutex<(u32, BTreeMap<u32, Vec<Puzzle>>, usize)> =
         Mutex::new((args.first, BTreeMap::new(), 0));
     let candidates = AtomicU32::new(0);
+    let prefix = options.id_prefix();
     std::thread::scope(|scope| {
         for _ in 0..args.jobs {
             scope.spawn(|| {
@@ -183,7 +185,7 @@ fn games(args: GamesArgs) -> anyhow::Result<ExitCode> {
                     if number > last {
                         break;
                     }
-                    let found = game_puzzles(&options, number, "game", &mut |_, _| {
+                    let found = game_puzzles(&options, number, &prefix, &mut |_, _| {
                         candidates.fetch_add(1, Ordering::Relaxed);
                     });
                     eprintln!(
