@@ -3,6 +3,7 @@
 
 import { $ } from "./dom.js";
 import { localise, t } from "./i18n.js";
+import { mountPuzzleHistory } from "./profile-puzzles.js";
 import { drawRatingGraph } from "./rating-graph.js";
 
 const name = decodeURIComponent(location.pathname.replace(/^\/@\//, ""));
@@ -136,3 +137,4 @@ $("older").addEventListener("click", () => { page += 1; loadGames(); });
 
 loadProfile();
 loadGames();
+mountPuzzleHistory(api);

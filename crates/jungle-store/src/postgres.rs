@@ -38,6 +38,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/0004_rematches.sql"),
     include_str!("../migrations/postgres/0005_unfinished_games.sql"),
     include_str!("../migrations/postgres/0006_game_list.sql"),
+    include_str!("../migrations/postgres/0007_puzzle_history.sql"),
 ];
 
 /// The advisory lock migrations run under, so servers starting together migrate once (any constant that

@@ -27,6 +27,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0010_rematches.sql"),
     include_str!("../migrations/0011_unfinished_games.sql"),
     include_str!("../migrations/0012_game_list.sql"),
+    include_str!("../migrations/0013_puzzle_history.sql"),
 ];
 
 /// Enough cached statements for every statement of the store (about sixty) with room to spare.

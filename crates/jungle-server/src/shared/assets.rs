@@ -126,6 +126,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("editor.js", JS, include_bytes!("../../static/editor.js")),
     ("profile.js", JS, include_bytes!("../../static/profile.js")),
     (
+        "profile-puzzles.js",
+        JS,
+        include_bytes!("../../static/profile-puzzles.js"),
+    ),
+    (
         "game-ratings.js",
         JS,
         include_bytes!("../../static/game-ratings.js"),
@@ -141,6 +146,16 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../static/engine-levels.js"),
     ),
     ("puzzle.js", JS, include_bytes!("../../static/puzzle.js")),
+    (
+        "puzzle-solution.js",
+        JS,
+        include_bytes!("../../static/puzzle-solution.js"),
+    ),
+    (
+        "puzzle-streak.js",
+        JS,
+        include_bytes!("../../static/puzzle-streak.js"),
+    ),
     (
         "hidden.html",
         HTML,
