@@ -386,8 +386,14 @@ async fn a_puzzle_is_solved_in_the_browser_by_clicking_its_squares() {
     wait_until(&page, "window.jungle.result === 'solved'").await;
     let played: Vec<String> = eval(&page, "window.jungle.played").await;
     assert_eq!(played, p.solution);
+    // The solution is there to step through once asked for: every move of the line in the list.
+    click(&page, "#view-solution").await;
     wait_until(&page, "!document.getElementById('solution').hidden").await;
-    let items: usize = eval(&page, "document.querySelectorAll('#solution li').length").await;
+    let items: usize = eval(
+        &page,
+        "document.querySelectorAll('#solution .mv[data-ply]').length",
+    )
+    .await;
     assert_eq!(items, p.solution.len());
     chrome.close().await;
     server.kill().await;
