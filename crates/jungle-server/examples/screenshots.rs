@@ -5,9 +5,11 @@
 //! photographs the home page, that game in progress (desktop and phone sizes), its replay page with the
 //! engine's analysis, the board editor and the sign-in page, in English and in Chinese (`-zh`; Chinese text needs a CJK font such as
 //! `fonts-wqy-zenhei` or `fonts-noto-cjk`), and a Hidden Jungle game against the engine: its setup screen and
-//! the game a few moves on (`hidden-setup.png`, `hidden.png`, in English), and two lessons of /learn a move
-//! in, desktop and phone, English and Chinese (`learn-LESSON[-phone][-zh].png`). With a second argument
-//! `lessons` only the lessons are taken.
+//! the game a few moves on (`hidden-setup.png`, `hidden.png`, in English), two lessons of /learn a move in,
+//! desktop and phone, English and Chinese (`learn-LESSON[-phone][-zh].png`), and the puzzles: a solution
+//! stepped on the board after a wrong move and a streak under way (`puzzle-solution*.png`, `puzzle-streak*.png`,
+//! desktop in both languages and a phone in English). With a second argument `lessons` or `puzzles` only
+//! those are taken.
 
 #[path = "../tests/it/support/browser.rs"]
 mod browser;
@@ -16,6 +18,7 @@ use std::time::Duration;
 
 use browser::{Chrome, click, wait_until};
 use chromiumoxide::page::ScreenshotParams;
+use jungle_platform::puzzles::collection::PUZZLES;
 use jungle_rules::Side;
 use jungle_server::{Config, NewGame, Server};
 
@@ -47,6 +50,7 @@ async fn main() {
             .unwrap_or_else(|| "docs/screenshots".to_string()),
     );
     std::fs::create_dir_all(&out).unwrap();
+    let only = std::env::args().nth(2);
     let db = std::env::temp_dir().join(format!("jungle-shots-{}.db", std::process::id()));
     let config = Config {
         engine_threads: 2,
@@ -56,10 +60,18 @@ async fn main() {
     let addr = server.local_addr().unwrap();
     let hub = server.state.clone();
     tokio::spawn(async move { server.run().await });
-    shoot_lessons(addr, &out).await;
-    if std::env::args().nth(2).as_deref() == Some("lessons") {
+    if let Some(only) = only.as_deref() {
+        match only {
+            "lessons" => shoot_lessons(addr, &out).await,
+            "puzzles" => shoot_puzzles(addr, &out).await,
+            other => panic!("no screenshots named {other:?} (lessons, puzzles)"),
+        }
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+        }
         return;
     }
+    shoot_lessons(addr, &out).await;
 
     // A timed friend game: the creator plays Red, the browser takes the free Blue seat. Both sides' moves
     // come from the engine, so the position looks like a real game.
@@ -161,6 +173,7 @@ async fn main() {
     }
 
     shoot_hidden(&chrome, addr, &out).await;
+    shoot_puzzles(addr, &out).await;
 
     phone.close().await;
     chrome.close().await;
@@ -251,4 +264,114 @@ async fn shoot_lessons(addr: std::net::SocketAddr, out: &std::path::Path) {
     }
     phone.close().await;
     desktop.close().await;
+}
+
+/// A legal first move of a puzzle that is neither its solution's nor a win at once: a mistake.
+fn wrong_first_move(id: &str) -> Option<String> {
+    let (puzzle, line) = PUZZLES.get(id)?;
+    let start = line.start();
+    start
+        .legal_moves(&line.rules)
+        .as_slice()
+        .iter()
+        .find(|&&m| {
+            m.to_string() != puzzle.solution[0] && start.after(m).outcome(&line.rules).is_none()
+        })
+        .map(ToString::to_string)
+}
+
+/// Plays the solver's moves of the shown puzzle's solution, each reply awaited.
+async fn solve_shown(page: &chromiumoxide::Page) {
+    let id: String = browser::eval(page, "window.jungle.puzzle.id").await;
+    let (puzzle, _) = PUZZLES.get(&id).expect("a puzzle of the collection");
+    for (i, mv) in puzzle.solution.iter().enumerate().step_by(2) {
+        browser::click_move(page, mv).await;
+        if i + 1 < puzzle.solution.len() {
+            wait_until(
+                page,
+                &format!(
+                    "window.jungle.played.length === {} && window.jungle.legal.length > 0",
+                    i + 2
+                ),
+            )
+            .await;
+        }
+    }
+}
+
+/// The puzzle page after a wrong move with the solution stepped to its second move, and a streak two puzzles
+/// in; desktop in both languages, a phone in English.
+async fn shoot_puzzles(addr: std::net::SocketAddr, out: &std::path::Path) {
+    // A puzzle with a line of at least five plies and a wrong first move.
+    let (id, wrong) = PUZZLES
+        .all()
+        .iter()
+        .filter(|(p, _)| p.solution.len() >= 5)
+        .find_map(|(p, _)| wrong_first_move(&p.id).map(|w| (p.id.clone(), w)))
+        .expect("a long puzzle with a wrong move");
+    for (width, height, name, langs) in [
+        (1200, 860, "", &[("en", ""), ("zh", "-zh")][..]),
+        (390, 844, "-phone", &[("en", "")][..]),
+    ] {
+        let chrome = Chrome::launch(&format!("screenshots-puzzles{name}"), width, height).await;
+        for (lang, suffix) in langs {
+            let page = chrome.person(&format!("http://{addr}/puzzles/{id}")).await;
+            speak(&page, lang).await;
+            wait_until(
+                &page,
+                "window.jungle.puzzle && window.jungle.legal.length > 0",
+            )
+            .await;
+            browser::click_move(&page, &wrong).await;
+            wait_until(&page, "window.jungle.result === 'failed'").await;
+            click(&page, "#view-solution").await;
+            click(&page, "#solution-next").await;
+            wait_until(
+                &page,
+                "document.querySelector('.arrow-layer').dataset.move !== ''",
+            )
+            .await;
+            let path = out.join(format!("puzzle-solution{name}{suffix}.png"));
+            if name.is_empty() {
+                shoot(&page, &path).await;
+            } else {
+                // On a phone the list and buttons are under the board: the whole page.
+                shoot_full(&page, &path).await;
+            }
+
+            let streak = chrome
+                .person(&format!("http://{addr}/puzzles/streak"))
+                .await;
+            speak(&streak, lang).await;
+            for solved in 1..=2 {
+                wait_until(&streak, "window.jungle.puzzle && window.jungle.legal.length > 0 && window.jungle.result === null").await;
+                solve_shown(&streak).await;
+                wait_until(
+                    &streak,
+                    &format!("document.getElementById('streak-count').textContent === '{solved}'"),
+                )
+                .await;
+            }
+            wait_until(
+                &streak,
+                "window.jungle.streak.seen.length === 3 && window.jungle.legal.length > 0",
+            )
+            .await;
+            shoot(
+                &streak,
+                &out.join(format!("puzzle-streak{name}{suffix}.png")),
+            )
+            .await;
+        }
+        chrome.close().await;
+    }
+}
+
+async fn shoot_full(page: &chromiumoxide::Page, path: &std::path::Path) {
+    let png = page
+        .screenshot(ScreenshotParams::builder().full_page(true).build())
+        .await
+        .expect("a screenshot");
+    std::fs::write(path, png).expect("the screenshot is written");
+    println!("wrote {}", path.display());
 }

@@ -434,10 +434,13 @@ export class JungleBoard {
       return;
     }
     // onMove answers whether the move was sent; a move that was not is never shown as made.
+    const shown = this.fen;
     if (this.onMove(move) === false) {
       this.render();
       return;
     }
+    // The page drew a position itself meanwhile: the piece is no longer on the origin square to move.
+    if (this.fen !== shown) return;
     // Show the move at once; the server's state (moments later) confirms or restores the position.
     const p = this.position.pieces;
     const from = move.slice(0, 2);

@@ -4,6 +4,7 @@
 import { mountAccountBar } from "./account-bar.js";
 import { $ } from "./dom.js";
 import { localise, t, tCount } from "./i18n.js";
+import { mountPuzzleHistory } from "./profile-puzzles.js";
 import { drawRatingGraph } from "./rating-graph.js";
 
 const name = decodeURIComponent(location.pathname.replace(/^\/@\//, ""));
@@ -139,3 +140,4 @@ $("older").addEventListener("click", () => { page += 1; loadGames(); });
 
 loadProfile();
 loadGames();
+mountPuzzleHistory(api);

@@ -32,6 +32,8 @@ pub use ratings::{
 };
 mod puzzles;
 pub use puzzles::{PuzzleRating, RatedAttempt};
+mod puzzle_history;
+pub use puzzle_history::PuzzleAttempt;
 mod lobby;
 pub use lobby::{LiveGame, Pairing, Taken};
 mod cluster;

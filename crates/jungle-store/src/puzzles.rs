@@ -156,6 +156,18 @@ impl Store {
             let solver = rating_in(tx, SOLVER_ROW, &user_id, initial)?;
             let puzzle = rating_in(tx, PUZZLE_ROW, &puzzle_id, initial)?;
             let (solver_after, puzzle_after) = rate(solver.rating, puzzle.rating);
+            // Kept on the attempt for the solver's puzzle history (src/puzzle_history.rs).
+            tx.execute(
+                "UPDATE puzzle_attempts SET rating_before = ?1, rating_after = ?2, solver_attempt = ?3
+                 WHERE user_id = ?4 AND puzzle_id = ?5",
+                params![
+                    solver.rating.rating(),
+                    solver_after.rating(),
+                    solver.attempts + 1,
+                    user_id,
+                    puzzle_id
+                ],
+            )?;
             let won = u32::from(solved);
             write_rating(
                 tx,

@@ -37,7 +37,7 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// The account a profile path names, or a 404 answer.
-fn account_named(hub: &crate::Hub, name: &str) -> Result<Account, ApiError> {
+pub(crate) fn account_named(hub: &crate::Hub, name: &str) -> Result<Account, ApiError> {
     let missing = || {
         ApiError(
             StatusCode::NOT_FOUND,

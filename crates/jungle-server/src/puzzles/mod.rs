@@ -6,7 +6,13 @@
 //! - `GET /api/puzzles/daily`, `GET /api/puzzles/next?theme=T&after=ID`, `GET /api/puzzles/{id}`: a puzzle
 //!   as the solver sees it ([`PublicPuzzle`]).
 //! - `POST /api/puzzles/{id}/moves` with `{"moves": [...]}` (the line so far, ending with the solver's new
-//!   move): `continue` with the reply, or `solved` / `failed` with the solution and the ratings.
+//!   move): `continue` with the reply, or `solved` / `failed` with the solution and the ratings; moves come
+//!   in coordinates (`a3a4`, for the board) and in the animal notation of the game page (`Ea3-a4`, to read).
+//! - `GET /api/puzzles/streak?seen=ID,…`: the next puzzle of a streak ([`streak`]).
+//! - `GET /api/users/NAME/puzzles?page=N`: a solver's rated attempts, newest first ([`history`]).
+
+mod history;
+mod streak;
 
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -27,15 +33,19 @@ use jungle_platform::hub::HubError;
 use jungle_platform::puzzles::collection::PUZZLES;
 use jungle_platform::puzzles::rating::{self, RatingView, rate};
 use jungle_platform::store::now_ms;
+use jungle_rules::Notation;
 
 /// The routes of the puzzles, merged into the application's router.
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/puzzles", get(puzzle_page))
+        .route("/puzzles/streak", get(puzzle_page))
         .route("/puzzles/{id}", get(puzzle_page))
         .route("/api/puzzles", get(overview))
         .route("/api/puzzles/daily", get(daily))
         .route("/api/puzzles/next", get(next))
+        .route("/api/puzzles/streak", get(streak::next_in_streak))
+        .route("/api/users/{name}/puzzles", get(history::history))
         .route("/api/puzzles/{id}", get(one))
         .route("/api/puzzles/{id}/moves", post(moves))
 }
@@ -101,6 +111,19 @@ fn legal_moves(line: &Line, ply: usize) -> Vec<String> {
         .collect();
     moves.sort();
     moves
+}
+
+/// Moves of the line written in the animal notation (`Ea3-a4`, `Rg6xg7`), each from the position before it
+/// (`positions[i]` is the one before `moves[i]`).
+fn animal_notation(
+    positions: &[jungle_rules::Position],
+    moves: &[jungle_rules::Move],
+) -> Vec<String> {
+    positions
+        .iter()
+        .zip(moves)
+        .map(|(before, &m)| Notation::Animal.write(before, m))
+        .collect()
 }
 
 fn find(id: &str) -> Result<&'static (Puzzle, Line), ApiError> {
@@ -215,6 +238,7 @@ async fn moves(
             return Ok(Json(json!({
                 "result": "continue",
                 "reply": reply.to_string(),
+                "reply_animal": Notation::Animal.write(&line.positions[ply - 1], reply),
                 "fen": jungle_rules::fen::to_fen(&line.positions[ply]),
                 "legal": legal_moves(line, ply),
             })));
@@ -235,9 +259,18 @@ async fn moves(
             .map_err(HubError::from)?,
         None => None,
     };
+    // The solver's last move (judged, so legal) may leave the line: written from the position before it.
+    let before = &line.positions[request.moves.len() - 1];
+    let played_animal = request
+        .moves
+        .last()
+        .and_then(|m| before.parse_move(&line.rules, m).ok())
+        .map(|m| Notation::Animal.write(before, m));
     Ok(Json(json!({
         "result": if solved { "solved" } else { "failed" },
         "solution": puzzle.solution,
+        "solution_animal": animal_notation(&line.positions, &line.moves),
+        "played_animal": played_animal,
         "rated": rated.is_some(),
         "ratings": rated.map(|r| rating::changes(&r)),
     })))

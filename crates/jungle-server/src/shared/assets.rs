@@ -141,6 +141,11 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ("editor.js", JS, include_bytes!("../../static/editor.js")),
     ("profile.js", JS, include_bytes!("../../static/profile.js")),
     (
+        "profile-puzzles.js",
+        JS,
+        include_bytes!("../../static/profile-puzzles.js"),
+    ),
+    (
         "game-ratings.js",
         JS,
         include_bytes!("../../static/game-ratings.js"),
@@ -166,6 +171,16 @@ const FILES: &[(&str, &str, &[u8])] = &[
         "learn.css",
         "text/css; charset=utf-8",
         include_bytes!("../../static/learn.css"),
+    ),
+    (
+        "puzzle-solution.js",
+        JS,
+        include_bytes!("../../static/puzzle-solution.js"),
+    ),
+    (
+        "puzzle-streak.js",
+        JS,
+        include_bytes!("../../static/puzzle-streak.js"),
     ),
     (
         "hidden.html",

@@ -9,12 +9,12 @@ use serde_json::{Value, json};
 use crate::support::browser::{Chrome, click, click_move, eval, wait_until};
 use crate::support::{http, set_cookies, start, temp_dir};
 
-fn parse(body: &str) -> Value {
+pub(crate) fn parse(body: &str) -> Value {
     serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {body}"))
 }
 
 /// The first puzzle of the collection whose solution has at least `plies` moves.
-fn puzzle_with(plies: usize) -> &'static jungle_puzzles::Puzzle {
+pub(crate) fn puzzle_with(plies: usize) -> &'static jungle_puzzles::Puzzle {
     &PUZZLES
         .all()
         .iter()
@@ -24,7 +24,7 @@ fn puzzle_with(plies: usize) -> &'static jungle_puzzles::Puzzle {
 }
 
 /// A legal first move that is not the solution's and does not win at once.
-fn wrong_first_move(id: &str) -> String {
+pub(crate) fn wrong_first_move(id: &str) -> String {
     let (puzzle, line) = PUZZLES.get(id).unwrap();
     let start = line.start();
     start
@@ -38,7 +38,7 @@ fn wrong_first_move(id: &str) -> String {
         .to_string()
 }
 
-async fn post_moves(
+pub(crate) async fn post_moves(
     addr: std::net::SocketAddr,
     id: &str,
     moves: &[String],
@@ -57,7 +57,7 @@ async fn post_moves(
 }
 
 /// Plays the whole solution through the API; answers the final reply.
-async fn solve(addr: std::net::SocketAddr, id: &str, cookie: Option<&str>) -> Value {
+pub(crate) async fn solve(addr: std::net::SocketAddr, id: &str, cookie: Option<&str>) -> Value {
     let (puzzle, _) = PUZZLES.get(id).unwrap();
     let mut played: Vec<String> = Vec::new();
     for (i, mv) in puzzle.solution.iter().enumerate().step_by(2) {
@@ -67,6 +67,10 @@ async fn solve(addr: std::net::SocketAddr, id: &str, cookie: Option<&str>) -> Va
         if i + 1 < puzzle.solution.len() {
             assert_eq!(answer["result"], "continue", "{answer}");
             assert_eq!(answer["reply"], puzzle.solution[i + 1].as_str());
+            assert_animal_notation(
+                answer["reply_animal"].as_str().unwrap(),
+                &puzzle.solution[i + 1],
+            );
             assert!(
                 answer.get("solution").is_none(),
                 "no solution while going on"
@@ -77,6 +81,20 @@ async fn solve(addr: std::net::SocketAddr, id: &str, cookie: Option<&str>) -> Va
         }
     }
     unreachable!("the solution ends with the solver's move")
+}
+
+/// `written` is `mv` (coordinates, `a3a4`) in the animal notation: an animal's letter, the origin, `-` or `x`,
+/// the destination (`Ea3-a4`, `Rg6xg7`).
+pub(crate) fn assert_animal_notation(written: &str, mv: &str) {
+    let b = written.as_bytes();
+    assert!(
+        b.len() == 6
+            && b"ELTPDWCR".contains(&b[0])
+            && (b[3] == b'-' || b[3] == b'x')
+            && written[1..3] == mv[0..2]
+            && written[4..6] == mv[2..4],
+        "{written} is not {mv} in animal notation"
+    );
 }
 
 #[tokio::test]
@@ -127,14 +145,25 @@ async fn the_puzzle_json_leaks_nothing_and_the_line_solves() {
     let answer = solve(addr, &long.id, None).await;
     assert_eq!(answer["result"], "solved", "{answer}");
     assert_eq!(answer["solution"], json!(long.solution));
+    // The solution written as the game page writes moves: the animal, then the same two squares.
+    let animal = answer["solution_animal"].as_array().unwrap();
+    assert_eq!(animal.len(), long.solution.len());
+    for (written, mv) in animal.iter().zip(&long.solution) {
+        assert_animal_notation(written.as_str().unwrap(), mv);
+    }
+    assert_animal_notation(
+        answer["played_animal"].as_str().unwrap(),
+        long.solution.last().unwrap(),
+    );
     assert_eq!(answer["rated"], false, "guests are not rated");
 
     // A wrong first move fails and shows the answer.
     let wrong = wrong_first_move(&long.id);
-    let (status, answer) = post_moves(addr, &long.id, &[wrong], None).await;
+    let (status, answer) = post_moves(addr, &long.id, std::slice::from_ref(&wrong), None).await;
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["result"], "failed");
     assert_eq!(answer["solution"], json!(long.solution));
+    assert_animal_notation(answer["played_animal"].as_str().unwrap(), &wrong);
 
     // The daily puzzle is one puzzle, the same on every request; themes select.
     let (_, _, a) = http(addr, "GET", "/api/puzzles/daily", "", None).await;
@@ -219,7 +248,7 @@ async fn bad_ids_moves_and_themes_get_clear_errors() {
 }
 
 /// Signs a new account up; answers its session cookie.
-async fn sign_up(addr: std::net::SocketAddr, name: &str) -> String {
+pub(crate) async fn sign_up(addr: std::net::SocketAddr, name: &str) -> String {
     let body = json!({ "name": name, "password": "a long enough password" }).to_string();
     let (status, headers, text) = http(addr, "POST", "/api/signup", &body, None).await;
     assert_eq!(status, 201, "{text}");
@@ -357,8 +386,14 @@ async fn a_puzzle_is_solved_in_the_browser_by_clicking_its_squares() {
     wait_until(&page, "window.jungle.result === 'solved'").await;
     let played: Vec<String> = eval(&page, "window.jungle.played").await;
     assert_eq!(played, p.solution);
+    // The solution is there to step through once asked for: every move of the line in the list.
+    click(&page, "#view-solution").await;
     wait_until(&page, "!document.getElementById('solution').hidden").await;
-    let items: usize = eval(&page, "document.querySelectorAll('#solution li').length").await;
+    let items: usize = eval(
+        &page,
+        "document.querySelectorAll('#solution .mv[data-ply]').length",
+    )
+    .await;
     assert_eq!(items, p.solution.len());
     chrome.close().await;
     server.kill().await;
