@@ -40,6 +40,18 @@ impl Store {
     ) -> Result<(), StoreError> {
         let played_at = now_ms();
         let max_age_ms = MOVE_MAX_AGE.as_millis() as i64;
+        // The update's parameters (?1 to ?9), which the one statement's insert shares.
+        let values = params![
+            id,
+            m.ply,
+            m.mv,
+            m.blue_ms,
+            m.red_ms,
+            played_at,
+            deadline_at,
+            received_at_ms,
+            max_age_ms
+        ];
         let update =
             |conn: &dyn Conn| UPDATE_GAME.replace("{young}", &late_move::young_enough(conn, 8, 9));
         let stored = if self.db.updates_in_with_clauses() {
@@ -50,37 +62,11 @@ impl Store {
                      SELECT id, ?2, ?3, ?4, ?5, ?6 FROM game",
                     update(conn)
                 );
-                conn.execute(
-                    &sql,
-                    params![
-                        id,
-                        m.ply,
-                        m.mv,
-                        m.blue_ms,
-                        m.red_ms,
-                        played_at,
-                        deadline_at,
-                        received_at_ms,
-                        max_age_ms
-                    ],
-                )
+                conn.execute(&sql, values)
             })?
         } else {
             self.transaction(|tx| {
-                let updated = tx.execute(
-                    &update(tx),
-                    params![
-                        id,
-                        m.ply,
-                        m.mv,
-                        m.blue_ms,
-                        m.red_ms,
-                        played_at,
-                        deadline_at,
-                        received_at_ms,
-                        max_age_ms
-                    ],
-                )?;
+                let updated = tx.execute(&update(tx), values)?;
                 if updated == 0 {
                     return Ok(0);
                 }
