@@ -3,7 +3,7 @@
 //! store when the players are on two nodes of a cluster; and the same in the browser.
 
 use crate::lobby::{Person, accept, open_seek, seat_cookie};
-use crate::support::browser::{Chrome, click, click_move, eval, wait_until};
+use crate::support::browser::{Chrome, click, click_move, eval, take_free_seat, wait_until};
 use crate::support::{Client, create, start, temp_dir, visit};
 
 /// A friend game with a 5+0 clock and both seats taken: (server, id, blue, red).
@@ -140,8 +140,7 @@ async fn in_the_browser_one_player_asks_and_the_other_accepts_or_declines() {
         "window.jungle && window.jungle.state && !document.getElementById('join').hidden",
     )
     .await;
-    click(&bo, "#join-button").await;
-    wait_until(&bo, "window.jungle.seat === 'red'").await;
+    take_free_seat(&bo, "red").await;
 
     click_move(&ann, "a3a4").await;
     wait_until(&bo, "window.jungle.state.ply === 1").await;

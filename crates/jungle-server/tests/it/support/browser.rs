@@ -176,6 +176,25 @@ pub async fn click(page: &Page, selector: &str) {
         .unwrap_or_else(|e| panic!("clicking {selector}: {e}"));
 }
 
+/// Takes the free seat of a friend game's page with its Join button, as `side`. A click is at the button's
+/// centre as measured just before; the page may still be settling then (the account bar, the connection's
+/// badge), so while the button is still offered and the seat not taken the click is made again.
+pub async fn take_free_seat(page: &Page, side: &str) {
+    let seated = format!("window.jungle && window.jungle.seat === '{side}'");
+    let offered = "!document.getElementById('join').hidden && !document.getElementById('join-button').disabled";
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while !eval::<bool>(page, &format!("Boolean({seated})")).await {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "waited too long for the {side} seat"
+        );
+        if eval::<bool>(page, &format!("Boolean({offered})")).await {
+            click(page, "#join-button").await;
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
+}
+
 /// Plays a move on the board by clicking its two squares.
 pub async fn click_move(page: &Page, mv: &str) {
     click(page, &format!("[data-square='{}']", &mv[0..2])).await;
