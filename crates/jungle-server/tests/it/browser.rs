@@ -2,7 +2,9 @@
 //! together. They need Chromium (Debian's `chromium`, or the binary `JUNGLE_CHROMIUM` names) and fail
 //! clearly without it.
 
-use crate::support::browser::{Chrome, click, click_move, drag_move, eval, ply, wait_until};
+use crate::support::browser::{
+    Chrome, click, click_move, drag_move, eval, ply, take_free_seat, wait_until,
+};
 use crate::support::{start, temp_dir};
 
 /// A move for Blue that heads for Red's den (d9): quick games, whoever wins.
@@ -126,8 +128,7 @@ async fn two_friends_play_while_a_third_watches() {
         eval::<String>(&bo, "document.getElementById('join-button').innerText").await,
         "Join as Red"
     );
-    click(&bo, "#join-button").await;
-    wait_until(&bo, "window.jungle.seat === 'red'").await;
+    take_free_seat(&bo, "red").await;
     wait_until(&bo, "document.getElementById('join').hidden").await;
     let cy = chrome.person(&link).await;
     wait_until(&cy, "window.jungle && window.jungle.state").await;

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use chromiumoxide::Page;
 
-use crate::support::browser::{Chrome, click, click_move, eval, wait_until};
+use crate::support::browser::{Chrome, click, click_move, eval, take_free_seat, wait_until};
 use crate::support::{IsolatedServer, start, temp_dir};
 
 /// Starts a game against engine level 1 as Blue from the home page, with a clock like "5+3" ("0+0": none).
@@ -325,8 +325,7 @@ async fn friends(chrome: &Chrome, home: &str) -> (Page, Page) {
     let link: String = eval(&ann, "location.href").await;
     let bo = chrome.person(&link).await;
     wait_until(&bo, "!document.getElementById('join').hidden").await;
-    click(&bo, "#join-button").await;
-    wait_until(&bo, "window.jungle && window.jungle.seat === 'red'").await;
+    take_free_seat(&bo, "red").await;
     (ann, bo)
 }
 

@@ -122,13 +122,27 @@ impl Chrome {
     }
 }
 
-/// Evaluates a JavaScript expression and reads its value.
+/// Evaluates a JavaScript expression and reads its value. Asked while the page is between two documents (a
+/// navigation, a reload), Chromium has no context to evaluate in: the expression is asked again once the new
+/// document is there.
 pub async fn eval<T: DeserializeOwned>(page: &Page, js: &str) -> T {
-    page.evaluate(js)
-        .await
-        .unwrap_or_else(|e| panic!("evaluating {js}: {e}"))
-        .into_value()
-        .unwrap_or_else(|e| panic!("reading the value of {js}: {e}"))
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        match page.evaluate(js).await {
+            Ok(value) => {
+                return value
+                    .into_value()
+                    .unwrap_or_else(|e| panic!("reading the value of {js}: {e}"));
+            }
+            Err(e)
+                if e.to_string().contains("Cannot find context")
+                    && tokio::time::Instant::now() < deadline =>
+            {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => panic!("evaluating {js}: {e}"),
+        }
+    }
 }
 
 /// Waits until a JavaScript condition holds on the page.
