@@ -8,6 +8,8 @@
 //! they read; the key (game, ply) still refuses a second move at a ply, undoing the row's update with it. Only
 //! when nothing was stored does a second query ask why (the game has ended, or the move was too late).
 
+use std::sync::OnceLock;
+
 use crate::db::{Conn, params};
 use crate::late_move::{self, MOVE_MAX_AGE};
 use crate::{MoveRecord, Store, StoreError, Tables, now_ms};
@@ -24,6 +26,11 @@ const UPDATE_GAME: &str = "UPDATE games SET plies = plies + 1,
         deadline_at = COALESCE(CAST(?7 AS BIGINT), deadline_at)
     WHERE id = ?1 AND result IS NULL
         AND {young}";
+
+/// The statements a move runs, written out once: PostgreSQL's one statement and SQLite's update (each path is
+/// one backend's, so each is made with that backend's clock) — not again for every move.
+static ONE_STATEMENT: OnceLock<String> = OnceLock::new();
+static UPDATE_ONLY: OnceLock<String> = OnceLock::new();
 
 impl Store {
     /// Stores move `m` of game `id` (with the new `deadline_at` of a correspondence game; a player's move
@@ -56,17 +63,19 @@ impl Store {
             |conn: &dyn Conn| UPDATE_GAME.replace("{young}", &late_move::young_enough(conn, 8, 9));
         let stored = if self.db.updates_in_with_clauses() {
             self.with(|conn| {
-                let sql = format!(
-                    "WITH game AS ({} RETURNING id)
-                     INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at)
-                     SELECT id, ?2, ?3, ?4, ?5, ?6 FROM game",
-                    update(conn)
-                );
-                conn.execute(&sql, values)
+                let sql = ONE_STATEMENT.get_or_init(|| {
+                    format!(
+                        "WITH game AS ({} RETURNING id)
+                         INSERT INTO moves (game_id, ply, mv, blue_ms, red_ms, played_at)
+                         SELECT id, ?2, ?3, ?4, ?5, ?6 FROM game",
+                        update(conn)
+                    )
+                });
+                conn.execute(sql, values)
             })?
         } else {
             self.transaction(|tx| {
-                let updated = tx.execute(&update(tx), values)?;
+                let updated = tx.execute(UPDATE_ONLY.get_or_init(|| update(tx)), values)?;
                 if updated == 0 {
                     return Ok(0);
                 }
