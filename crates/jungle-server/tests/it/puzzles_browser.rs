@@ -40,10 +40,11 @@ async fn shown_id(page: &Page) -> String {
     eval(page, "window.jungle.puzzle.id").await
 }
 
-/// Plays the solver's moves of `id`'s solution on the board, each reply awaited.
-async fn solve_on_board(page: &Page, id: &str) {
+/// Plays the solver's moves of `id`'s solution on the board from ply `from` (the solver's turn), each reply
+/// awaited.
+async fn solve_on_board(page: &Page, id: &str, from: usize) {
     let (puzzle, _) = PUZZLES.get(id).unwrap();
-    for (i, mv) in puzzle.solution.iter().enumerate().step_by(2) {
+    for (i, mv) in puzzle.solution.iter().enumerate().skip(from).step_by(2) {
         click_move(page, mv).await;
         if i + 1 < puzzle.solution.len() {
             wait_until(
@@ -136,7 +137,7 @@ async fn a_wrong_move_offers_retry_and_the_solution_stepped_on_the_board() {
         &status["Right! The reply: ".len()..][..6],
         &puzzle.solution[1],
     );
-    solve_on_board_from(&page, &id, 2).await;
+    solve_on_board(&page, &id, 2).await;
     wait_until(&page, "window.jungle.result === 'solved'").await;
 
     // The solution on the board: the first move shown with an arrow, then stepped by keys and buttons.
@@ -206,24 +207,6 @@ async fn a_wrong_move_offers_retry_and_the_solution_stepped_on_the_board() {
     server.kill().await;
 }
 
-/// Plays the rest of `id`'s solution from ply `from` (the solver's turn).
-async fn solve_on_board_from(page: &Page, id: &str, from: usize) {
-    let (puzzle, _) = PUZZLES.get(id).unwrap();
-    for (i, mv) in puzzle.solution.iter().enumerate().skip(from).step_by(2) {
-        click_move(page, mv).await;
-        if i + 1 < puzzle.solution.len() {
-            wait_until(
-                page,
-                &format!(
-                    "window.jungle.played.length === {} && window.jungle.legal.length > 0",
-                    i + 2
-                ),
-            )
-            .await;
-        }
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_streak_counts_solved_puzzles_until_the_first_mistake_and_keeps_the_best() {
     let server = start(temp_dir("puzzle-streak-page").join("games.db")).await;
@@ -246,7 +229,7 @@ async fn a_streak_counts_solved_puzzles_until_the_first_mistake_and_keeps_the_be
     let mut seen = Vec::new();
     for solved in 1..=2 {
         let id = shown_id(&page).await;
-        solve_on_board(&page, &id).await;
+        solve_on_board(&page, &id, 0).await;
         wait_until(
             &page,
             &format!("document.getElementById('streak-count').textContent === '{solved}'"),
@@ -267,7 +250,7 @@ async fn a_streak_counts_solved_puzzles_until_the_first_mistake_and_keeps_the_be
     // A mistake ends it; the best stays, kept by the browser.
     let mut id = shown_id(&page).await;
     while !failable().any(|f| f == id) {
-        solve_on_board(&page, &id).await;
+        solve_on_board(&page, &id, 0).await;
         wait_until(
             &page,
             &format!("window.jungle.puzzle.id !== '{id}' && window.jungle.legal.length > 0"),
