@@ -91,7 +91,13 @@ async fn a_wrong_move_offers_retry_and_the_solution_stepped_on_the_board() {
     .await;
     let mut id = shown_id(&page).await;
     // A puzzle of at least three plies with a wrong first move (the theme's puzzles are random).
+    let mut asked = 0;
     while !(PUZZLES.get(&id).unwrap().0.solution.len() >= 3 && failable().any(|f| f == id)) {
+        asked += 1;
+        assert!(
+            asked < 200,
+            "200 capture puzzles and none long enough to fail"
+        );
         click(&page, "#next").await;
         wait_until(&page, &format!("window.jungle.puzzle.id !== '{id}'")).await;
         id = shown_id(&page).await;

@@ -31,10 +31,35 @@ pub fn chromium_path_from(setting: Option<std::ffi::OsString>) -> PathBuf {
 /// Generous, for a busy machine; never an assertion about speed.
 pub const PATIENCE: Duration = Duration::from_secs(90);
 
+/// The longest a browser may live. A request to Chromium can wait forever (a navigation whose end is never
+/// reported); past this, the browser is killed, every request still waiting fails, and so does the test,
+/// instead of holding the whole run until CI gives up on it.
+pub const BROWSER_LIFETIME: Duration = Duration::from_secs(10 * 60);
+
 pub struct Chrome {
     pub browser: Browser,
     handler: tokio::task::JoinHandle<()>,
     profile: PathBuf,
+    /// Dropped when the browser closes, which stands the watchdog down.
+    _watchdog: std::sync::mpsc::Sender<()>,
+}
+
+/// Kills the process `pid` (Chromium, named `name` by its test) unless `closed` hears first, within
+/// [`BROWSER_LIFETIME`].
+fn watch(name: String, pid: u32) -> std::sync::mpsc::Sender<()> {
+    let (closed, heard) = std::sync::mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        if heard.recv_timeout(BROWSER_LIFETIME) == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+            eprintln!(
+                "the browser of {name} is still open after {} s: killing it so its test fails",
+                BROWSER_LIFETIME.as_secs()
+            );
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &pid.to_string()])
+                .status();
+        }
+    });
+    closed
 }
 
 impl Chrome {
@@ -76,7 +101,11 @@ impl Chrome {
             ])
             .build()
             .expect("a browser configuration");
-        let (browser, mut handler) = Browser::launch(config).await.expect("chromium starts");
+        let (mut browser, mut handler) = Browser::launch(config).await.expect("chromium starts");
+        let pid = browser
+            .get_mut_child()
+            .and_then(|child| child.as_mut_inner().id())
+            .expect("chromium's process id");
         let handler = tokio::spawn(async move {
             while let Some(event) = handler.next().await {
                 if event.is_err() {
@@ -89,6 +118,7 @@ impl Chrome {
             browser,
             handler,
             profile,
+            _watchdog: watch(name.to_string(), pid),
         }
     }
 
