@@ -107,10 +107,15 @@ impl Chrome {
             .and_then(|child| child.as_mut_inner().id())
             .expect("chromium's process id");
         let handler = tokio::spawn(async move {
+            // A message this chromiumoxide does not know is passed over; any other error is the connection's
+            // (Chromium died, or was killed by the watchdog). The handler then stops: chromiumoxide would
+            // report that error for ever and leave every request waiting; ended, it fails them.
             while let Some(event) = handler.next().await {
-                if event.is_err() {
-                    // Messages this chromiumoxide does not know; the connection goes on.
-                    continue;
+                if let Err(e) = event
+                    && !matches!(e, chromiumoxide::error::CdpError::InvalidMessage(..))
+                {
+                    eprintln!("the connection to chromium ended: {e}");
+                    break;
                 }
             }
         });
