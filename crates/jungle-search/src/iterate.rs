@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use jungle_rules::{Move, Position};
 
-use crate::search::{INFINITE, MATE, MATE_BOUND, Worker};
+use crate::scale::{INFINITE, MATE, MATE_BOUND};
+use crate::search::Worker;
 use crate::tt::TranspositionTable;
 use crate::{Score, SearchInfo};
 

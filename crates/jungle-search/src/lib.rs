@@ -7,6 +7,7 @@ mod iterate;
 mod memory;
 mod movepick;
 pub mod nnue;
+mod scale;
 mod search;
 pub mod skill;
 mod static_eval;

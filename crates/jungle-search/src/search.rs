@@ -15,14 +15,9 @@ use jungle_tb::Tablebases;
 use crate::eval::Evaluator;
 use crate::movepick::{History, MovePicker, Wanted};
 use crate::nnue::stack::AccumulatorStack;
+use crate::scale::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::tablebase;
 use crate::tt::{Bound, TranspositionTable};
-
-pub(crate) const MATE: i32 = 30_000;
-/// Scores beyond this are forced wins or losses.
-pub(crate) const MATE_BOUND: i32 = MATE - 1_000;
-pub(crate) const INFINITE: i32 = 31_000;
-pub(crate) const MAX_PLY: usize = 120;
 
 /// How often (in nodes) a thread publishes its node count and the main thread checks the clock.
 const CHECK_EVERY: u64 = 1024;

@@ -23,7 +23,7 @@
 //! | 7 | — | 30,000 | 3 | 25 | — |
 //! | 8 | — | — | 1 | 0 | — |
 
-use crate::search::MATE_BOUND;
+use crate::scale::MATE_BOUND;
 
 pub const MIN_LEVEL: u8 = 1;
 pub const MAX_LEVEL: u8 = 8;

@@ -15,7 +15,7 @@
 use jungle_rules::{Move, Position, Rules};
 use jungle_tb::{Probe, Tablebases, Wdl};
 
-use crate::search::{MATE, MATE_BOUND, MAX_PLY};
+use crate::scale::{MATE, MATE_BOUND, MAX_PLY};
 
 /// Scores of a table win that holds by the distance to the next capture lie just below the mate range, above
 /// any evaluation: `TABLE_WIN - ply - dtz` (so the nearer capture is preferred).

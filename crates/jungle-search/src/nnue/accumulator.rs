@@ -35,6 +35,14 @@ impl Change {
     }
 }
 
+impl Network {
+    /// The evaluation of `pos` for the side to move, computed from scratch (here, beside the accumulator it
+    /// builds, so the net's file needs nothing of this one).
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        Accumulator::new(self, pos).evaluate(self, pos.side_to_move())
+    }
+}
+
 impl Accumulator {
     /// The accumulator of `pos`, from scratch.
     pub fn new(net: &Network, pos: &Position) -> Accumulator {

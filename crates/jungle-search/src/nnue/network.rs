@@ -8,9 +8,8 @@
 use std::sync::{Arc, OnceLock};
 
 use jungle_rules::rules::RuleOptions;
-use jungle_rules::{Position, Preset, Rules};
+use jungle_rules::{Preset, Rules};
 
-use super::accumulator::Accumulator;
 use super::features::INPUTS;
 use super::kernels::{self, HIDDEN, MAX_FIRST_LAYER, MAX_OUTPUT_WEIGHT, QA, QB, Row, SCALE};
 
@@ -273,11 +272,6 @@ impl Network {
         let cp = sum * i64::from(SCALE) / (i64::from(QA) * i64::from(QB));
         cp.clamp(-i64::from(MAX_CP), i64::from(MAX_CP)) as i32
     }
-
-    /// The evaluation of `pos` for the side to move, computed from scratch.
-    pub fn evaluate(&self, pos: &Position) -> i32 {
-        Accumulator::new(self, pos).evaluate(self, pos.side_to_move())
-    }
 }
 
 /// The options with the draw rules at their defaults: rule sets equal so share a built-in net.
@@ -396,8 +390,11 @@ mod tests {
     fn colour_swapped_twins_evaluate_the_same() {
         let rules = Rules::default();
         let net = random_net(9);
-        let pos =
-            Position::from_fen("l4ct/1d5/rp2w1e/7/7/7/2P2R1/ECW2D1/T5L b 9 5", &rules).unwrap();
+        let pos = jungle_rules::Position::from_fen(
+            "l4ct/1d5/rp2w1e/7/7/7/2P2R1/ECW2D1/T5L b 9 5",
+            &rules,
+        )
+        .unwrap();
         assert_eq!(net.evaluate(&pos), net.evaluate(&pos.swap_colours()));
     }
 }
