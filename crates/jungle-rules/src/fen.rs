@@ -10,7 +10,9 @@
 //! ```
 
 use crate::position::{PositionError, Setup};
-use crate::{Piece, Position, Rules, Side, Square};
+use std::fmt;
+
+use crate::{BoardKind, Piece, Position, Rules, Side, Square};
 
 /// The start position of the Jungle board.
 pub const START_FEN: &str = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
@@ -147,6 +149,15 @@ pub fn to_fen(pos: &Position) -> String {
 }
 
 impl Position {
+    /// The start position of the rules' board.
+    pub fn start(rules: &Rules) -> Position {
+        let fen = match rules.options().board {
+            BoardKind::Jungle => START_FEN,
+            BoardKind::AnimalCheckers => ANIMAL_CHECKERS_START_FEN,
+        };
+        Position::from_fen(fen, rules).expect("the start positions are valid")
+    }
+
     /// Reads and validates a FEN under the rules.
     ///
     /// # Errors
@@ -154,6 +165,13 @@ impl Position {
     pub fn from_fen(text: &str, rules: &Rules) -> Result<Position, ParseFenError> {
         let setup = parse_setup(text)?;
         Ok(Position::from_setup(&setup, rules)?)
+    }
+}
+
+/// The FEN of the position.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&to_fen(self))
     }
 }
 

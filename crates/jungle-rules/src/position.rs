@@ -101,15 +101,6 @@ fn decode(code: u8) -> Option<Piece> {
 }
 
 impl Position {
-    /// The start position of the rules' board.
-    pub fn start(rules: &Rules) -> Position {
-        let fen = match rules.options().board {
-            crate::BoardKind::Jungle => crate::fen::START_FEN,
-            crate::BoardKind::AnimalCheckers => crate::fen::ANIMAL_CHECKERS_START_FEN,
-        };
-        Position::from_fen(fen, rules).expect("the start positions are valid")
-    }
-
     /// Checks a setup against the rules.
     ///
     /// # Errors
@@ -569,13 +560,6 @@ fn check_placement(
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({})", self)
-    }
-}
-
-/// The FEN of the position.
-impl fmt::Display for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::fen::to_fen(self))
     }
 }
 
