@@ -126,8 +126,11 @@ pub(crate) async fn relay<K: Kind, Tx, Rx>(
     // look on time and end the stall at once).
     heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
+        // Frames first: after a stall (the process was stopped, or starved of CPU) the client's frames that
+        // came in meanwhile are read, dated and answered before anything is sent — a send may find the
+        // connection gone (a proxy closed it) and end the loop with a move unread, never refused.
         tokio::select! {
-            () = tokio::time::sleep_until(heard + idle) => break,
+            biased;
             frame = rx.next() => {
                 heard = Instant::now();
                 let received_at = epoch_ms(arrivals.frame(heard), heard);
@@ -156,6 +159,7 @@ pub(crate) async fn relay<K: Kind, Tx, Rx>(
                     break;
                 }
             }
+            () = tokio::time::sleep_until(heard + idle) => break,
         }
     }
 }
