@@ -440,6 +440,57 @@ fn pairable(players: &[Player], may_sit_out: &dyn Fn(&Player) -> bool, strict: b
     })
 }
 
+/// Checks one round's pairing against the rules of docs/tournaments.md §1.
+fn check_round(players: &[Player], pairing: &Pairing) -> Result<(), TestCaseError> {
+    let by_id: HashMap<PlayerId, &Player> = players.iter().map(|p| (p.id, p)).collect();
+    // Everyone plays exactly once or has the bye, and the bye exactly when the number is odd.
+    let mut seen: Vec<PlayerId> = pairing
+        .boards
+        .iter()
+        .flat_map(|b| [b.blue, b.red])
+        .chain(pairing.bye)
+        .collect();
+    seen.sort_unstable();
+    prop_assert_eq!(seen, {
+        let mut ids: Vec<PlayerId> = players.iter().map(|p| p.id).collect();
+        ids.sort_unstable();
+        ids
+    });
+    prop_assert_eq!(pairing.bye.is_some(), players.len() % 2 == 1);
+
+    // No game is played twice.
+    for b in &pairing.boards {
+        prop_assert!(
+            !by_id[&b.blue].opponents.contains(&b.red),
+            "{} v {} repeated",
+            b.blue,
+            b.red
+        );
+    }
+    // A second bye only when every pairing needs one.
+    let second_bye = pairing.bye.is_some_and(|id| by_id[&id].had_bye);
+    if second_bye {
+        prop_assert!(
+            !pairable(players, &|p| !p.had_bye, false),
+            "a bye went to {:?} again",
+            pairing.bye
+        );
+    }
+    // A third game on one side in a row only when every pairing (with the bye as fair as ours) needs one.
+    let third = pairing.boards.iter().any(|b| {
+        by_id[&b.blue].colours.ends_with(&[Blue, Blue])
+            || by_id[&b.red].colours.ends_with(&[Red, Red])
+    });
+    if third {
+        prop_assert!(
+            !pairable(players, &|p| p.had_bye == second_bye, true),
+            "three in a row was avoidable"
+        );
+    }
+
+    Ok(())
+}
+
 /// Plays a random Swiss event, checking every round's pairing against the rules.
 fn check_event(ratings: &[u32], rounds: usize, outcomes: &[u8]) -> Result<(), TestCaseError> {
     let entrants: Vec<(PlayerId, u32)> = ratings
@@ -451,7 +502,6 @@ fn check_event(ratings: &[u32], rounds: usize, outcomes: &[u8]) -> Result<(), Te
     let mut next_outcome = outcomes.iter().cycle();
     for _ in 0..rounds {
         let players = table.players(&entrants);
-        let by_id: HashMap<PlayerId, &Player> = players.iter().map(|p| (p.id, p)).collect();
         let pairing = match swiss::pair(&players) {
             Ok(pairing) => pairing,
             Err(error) => {
@@ -466,47 +516,11 @@ fn check_event(ratings: &[u32], rounds: usize, outcomes: &[u8]) -> Result<(), Te
         // The same players in another order give the same pairing.
         let reversed: Vec<Player> = players.iter().rev().cloned().collect();
         prop_assert_eq!(swiss::pair(&reversed), Ok(pairing.clone()));
-
-        // Everyone plays exactly once or has the bye, and the bye exactly when the number is odd.
-        let mut seen: Vec<PlayerId> = pairing
-            .boards
-            .iter()
-            .flat_map(|b| [b.blue, b.red])
-            .chain(pairing.bye)
-            .collect();
-        seen.sort_unstable();
-        prop_assert_eq!(seen, entrants.iter().map(|e| e.0).collect::<Vec<_>>());
-        prop_assert_eq!(pairing.bye.is_some(), players.len() % 2 == 1);
-
-        // No game is played twice.
-        for b in &pairing.boards {
-            prop_assert!(
-                !by_id[&b.blue].opponents.contains(&b.red),
-                "{} v {} repeated",
-                b.blue,
-                b.red
-            );
-        }
-        // A second bye only when every pairing needs one.
-        let second_bye = pairing.bye.is_some_and(|id| by_id[&id].had_bye);
-        if second_bye {
-            prop_assert!(
-                !pairable(&players, &|p| !p.had_bye, false),
-                "a bye went to {:?} again",
-                pairing.bye
-            );
-        }
-        // A third game on one side in a row only when every pairing (with the bye as fair as ours) needs one.
-        let third = pairing.boards.iter().any(|b| {
-            by_id[&b.blue].colours.ends_with(&[Blue, Blue])
-                || by_id[&b.red].colours.ends_with(&[Red, Red])
-        });
-        if third {
-            prop_assert!(
-                !pairable(&players, &|p| p.had_bye == second_bye, true),
-                "three in a row was avoidable"
-            );
-        }
+        // The fallback for a search out of budget keeps the rules too.
+        let fallback = swiss::pair_with_budget(&players, 0);
+        prop_assert!(fallback.is_ok());
+        check_round(&players, &fallback.unwrap())?;
+        check_round(&players, &pairing)?;
 
         let results: Vec<Outcome> = pairing
             .boards

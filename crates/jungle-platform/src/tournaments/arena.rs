@@ -68,10 +68,11 @@ pub struct Free {
 /// looking at a pool where rematches cannot be avoided.
 const SEARCH_BUDGET: usize = 10_000;
 
-/// Pairs the free players: ordered by points then rating (ties in the given order), each pairs with the
-/// nearest one below whom they did not just play. With an odd number one waits: the lowest who can, so that
-/// the others avoid rematches. Only when no such pairing exists (or it is not found within the budget) do
-/// rematches happen, each player then taking the nearest one below, preferring a new opponent.
+/// Pairs the free players (docs/tournaments.md §2.2): ordered by points then rating (ties in the given order),
+/// each meets the nearest one below whom they did not just play, searching further down only when the nearest
+/// leaves the rest without such a pairing; with an odd number one waits, normally the lowest. Only when no
+/// such pairing exists (or it is not found within the budget) do rematches happen, each player then taking the
+/// nearest one below, preferring a new opponent.
 pub fn pair(free: &[Free]) -> Vec<(PlayerId, PlayerId)> {
     let mut order: Vec<&Free> = free.iter().collect();
     order.sort_by(|a, b| b.points.cmp(&a.points).then(b.rating.cmp(&a.rating)));

@@ -15,8 +15,9 @@ use jungle_rules::Side;
 use super::matching::Graph;
 use super::{PlayerId, Score};
 
-/// How many perfect-matching tests one round may spend on choosing floaters before pairing the rest by rank
-/// order. A test on 30 players takes microseconds; ordinary rounds spend a few dozen.
+/// How many perfect-matching tests one round may spend before pairing the rest by rank order. Rounds of
+/// random events of up to 30 players spent at most 58 (the tests' events), so the bound only bites on
+/// pathological brackets.
 pub const SEARCH_BUDGET: usize = 5_000;
 
 /// A player as the pairing sees them before a round.
@@ -128,6 +129,15 @@ fn colour_clash(a: &[Side], b: &[Side]) -> bool {
 /// [`PairingError::NoPlayers`] for an empty list, [`PairingError::DuplicatePlayer`] when an id appears twice,
 /// and [`PairingError::Exhausted`] when every pairing would repeat a game (the event has run out of rounds).
 pub fn pair(players: &[Player]) -> Result<Pairing, PairingError> {
+    pair_with_budget(players, SEARCH_BUDGET)
+}
+
+/// [`pair`] with another bound on the search than [`SEARCH_BUDGET`]; with 0, everything past the choice of
+/// the bye is paired by rank order.
+///
+/// # Errors
+/// As [`pair`].
+pub fn pair_with_budget(players: &[Player], budget: usize) -> Result<Pairing, PairingError> {
     if players.is_empty() {
         return Err(PairingError::NoPlayers);
     }
@@ -196,6 +206,7 @@ pub fn pair(players: &[Player]) -> Result<Pairing, PairingError> {
                 allowed: &allowed,
                 scores: ranked.iter().map(|p| p.score).collect(),
                 tests: 0,
+                budget,
             };
             for &bye in tier {
                 let rest: Vec<usize> = everyone
@@ -247,8 +258,9 @@ struct Bracket {
 struct Search<'a> {
     allowed: &'a [Vec<bool>],
     scores: Vec<Score>,
-    /// Perfect-matching tests spent so far.
+    /// Perfect-matching tests spent so far, and how many may be.
     tests: usize,
+    budget: usize,
 }
 
 impl Search<'_> {
@@ -310,7 +322,7 @@ impl Search<'_> {
         for k in sizes {
             let mut chosen: Vec<usize> = (0..k).collect();
             loop {
-                if self.tests >= SEARCH_BUDGET {
+                if self.tests >= self.budget {
                     return None;
                 }
                 // `chosen` counts from the bottom of the bracket: 0 is its lowest-ranked player.

@@ -1,4 +1,4 @@
-//! Swiss tie-breaks and the standings order (docs/tournaments.md §1.6): score, then Buchholz, then
+//! Swiss tie-breaks and the standings order (docs/tournaments.md §1.7): score, then Buchholz, then
 //! Sonneborn-Berger, then rating, then id. Only finished games count; a bye has no opponent, so it adds its
 //! points to the score but nothing to either tie-break.
 
