@@ -267,10 +267,14 @@ impl Search<'_> {
     /// Whether `players` can all be paired; with `top_half`, only each of those against one of the others.
     fn feasible(&mut self, players: &[usize], top_half: Option<&[usize]>) -> bool {
         self.tests += 1;
-        let in_top = |r: usize| top_half.is_some_and(|top| top.contains(&r));
+        // By rank, so that each of the n² pairs is looked up, not searched for.
+        let mut in_top = vec![false; self.allowed.len()];
+        for &r in top_half.unwrap_or_default() {
+            in_top[r] = true;
+        }
         Graph::new(players.len(), |i, j| {
             let (a, b) = (players[i], players[j]);
-            self.allowed[a][b] && (top_half.is_none() || in_top(a) != in_top(b))
+            self.allowed[a][b] && (top_half.is_none() || in_top[a] != in_top[b])
         })
         .has_perfect_matching()
     }
