@@ -8,7 +8,7 @@
 //! float down out of a group that cannot be paired — is bounded ([`SEARCH_BUDGET`]); past it, the rest of the
 //! round is paired by rank order, still without repeats.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use jungle_rules::Side;
 
@@ -141,9 +141,9 @@ pub fn pair_with_budget(players: &[Player], budget: usize) -> Result<Pairing, Pa
     if players.is_empty() {
         return Err(PairingError::NoPlayers);
     }
-    let mut position = HashMap::new();
-    for (i, player) in players.iter().enumerate() {
-        if position.insert(player.id, i).is_some() {
+    let mut seen = HashSet::new();
+    for player in players {
+        if !seen.insert(player.id) {
             return Err(PairingError::DuplicatePlayer(player.id));
         }
     }
