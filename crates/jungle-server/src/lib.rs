@@ -96,10 +96,11 @@ pub enum ServeError {
         addr: SocketAddr,
         source: std::io::Error,
     },
-    #[error("cannot open the tablebases in {dir}: {source}")]
+    /// The whole reason is in the message (not a chained source), so it is printed once.
+    #[error("cannot open the tablebases: {error}")]
     Tablebases {
         dir: PathBuf,
-        source: jungle_tb::TbError,
+        error: jungle_tb::TbError,
     },
     #[error("server: {0}")]
     Io(#[from] std::io::Error),
@@ -124,9 +125,9 @@ impl Server {
         // Only the headers are read now (tables on first use), so a bad directory stops the start at once.
         let tablebases = match &config.tablebases {
             Some(dir) => Some(Arc::new(jungle_tb::Tablebases::open_dir(dir).map_err(
-                |source| ServeError::Tablebases {
+                |error| ServeError::Tablebases {
                     dir: dir.clone(),
-                    source,
+                    error,
                 },
             )?)),
             None => None,
