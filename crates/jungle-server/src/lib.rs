@@ -12,6 +12,7 @@ mod puzzles;
 mod ratings;
 mod router;
 pub mod shared;
+pub mod tablebase;
 
 pub use jungle_platform::{
     ClusterConfig, ClusterError, EnginePool, Hub, HubError, Limits, NewGame, Store, StoreError,
@@ -56,6 +57,9 @@ pub struct Config {
     /// Reverse proxies (nginx in front of the nodes) whose `X-Forwarded-For` names the client; none by
     /// default, so a client cannot pick its own address.
     pub trusted_proxies: Vec<IpAddr>,
+    /// A directory of endgame tables (`jungle tb generate`) for the tablebase explorer; none: the explorer
+    /// says no position is covered.
+    pub tablebases: Option<PathBuf>,
 }
 
 impl Config {
@@ -70,6 +74,7 @@ impl Config {
             static_dir: None,
             cluster: None,
             trusted_proxies: Vec::new(),
+            tablebases: None,
         }
     }
 }
@@ -91,6 +96,12 @@ pub enum ServeError {
         addr: SocketAddr,
         source: std::io::Error,
     },
+    /// The whole reason is in the message (not a chained source), so it is printed once.
+    #[error("cannot open the tablebases: {error}")]
+    Tablebases {
+        dir: PathBuf,
+        error: jungle_tb::TbError,
+    },
     #[error("server: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -102,6 +113,7 @@ pub struct Server {
     pub state: AppState,
     pub static_dir: Option<PathBuf>,
     pub trusted_proxies: shared::proxy::TrustedProxies,
+    pub tablebases: Option<tablebase::Tables>,
 }
 
 impl Server {
@@ -110,6 +122,16 @@ impl Server {
     /// # Errors
     /// When the database cannot be opened or the address cannot be bound.
     pub async fn bind(config: &Config) -> Result<Server, ServeError> {
+        // Only the headers are read now (tables on first use), so a bad directory stops the start at once.
+        let tablebases = match &config.tablebases {
+            Some(dir) => Some(Arc::new(jungle_tb::Tablebases::open_dir(dir).map_err(
+                |error| ServeError::Tablebases {
+                    dir: dir.clone(),
+                    error,
+                },
+            )?)),
+            None => None,
+        };
         let store = Store::open(&config.db)?;
         let state = Hub::with_limits(
             store,
@@ -169,6 +191,7 @@ impl Server {
             state,
             static_dir: config.static_dir.clone(),
             trusted_proxies: shared::proxy::TrustedProxies::new(&config.trusted_proxies),
+            tablebases,
         })
     }
 
@@ -181,7 +204,12 @@ impl Server {
     /// # Errors
     /// When accepting connections fails.
     pub async fn run(self) -> Result<(), ServeError> {
-        let app = service(self.state, self.static_dir, self.trusted_proxies);
+        let app = service(
+            self.state,
+            self.static_dir,
+            self.trusted_proxies,
+            self.tablebases,
+        );
         axum::serve(shared::listener::listening(self.listener), app).await?;
         Ok(())
     }
@@ -193,11 +221,15 @@ fn service(
     state: AppState,
     static_dir: Option<PathBuf>,
     trusted_proxies: shared::proxy::TrustedProxies,
+    tablebases: Option<tablebase::Tables>,
 ) -> axum::extract::connect_info::IntoMakeServiceWithConnectInfo<Router, SocketAddr> {
     let mut router = match static_dir {
         Some(dir) => app_with_static_dir(state, dir),
         None => app(state),
     };
+    if let Some(tables) = tablebases {
+        router = router.layer(axum::Extension(tables));
+    }
     if !trusted_proxies.is_empty() {
         router = router.layer(axum::middleware::from_fn_with_state(
             trusted_proxies,
@@ -222,7 +254,12 @@ pub fn run_blocking(
         let addr = server.local_addr()?;
         tracing::info!(%addr, "listening");
         on_listening(addr);
-        let app = service(server.state, server.static_dir, server.trusted_proxies);
+        let app = service(
+            server.state,
+            server.static_dir,
+            server.trusted_proxies,
+            server.tablebases,
+        );
         axum::serve(shared::listener::listening(server.listener), app)
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;

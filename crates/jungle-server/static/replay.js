@@ -11,12 +11,14 @@ import { followLive } from "./follow.js";
 import { ArrowLayer, LiveAnalysis, drawEvalBar, scoreText } from "./analysis.js";
 import { drawGraph } from "./graph.js";
 import { loadRatings, termsText } from "./game-terms.js";
+import { TablebaseList } from "./tablebase-explorer.js";
 
 const gameId = location.pathname.split("/").pop();
 const view = { game: null, ply: 0, flipped: false, following: false, engineOn: false, info: null, graph: null };
 window.jungle = view; // read by the end-to-end tests
 const board = new JungleBoard($("board"), () => {});
 const arrow = new ArrowLayer(board, $("board"));
+const tablebase = new TablebaseList($("tablebase"));
 const live = new LiveAnalysis(showReport, (message) => {
   $("error").textContent = message;
   $("error").hidden = false;
@@ -89,6 +91,7 @@ function draw() {
     span.addEventListener("click", () => go(half.ply + 1));
   });
   if (view.graph) drawGraph($("graph"), view.graph, view.ply, go);
+  tablebase.show(g.fens[view.ply], g.rules);
   if (view.engineOn) {
     // The engine follows the shown position; the old report goes at once, the new one comes depth by depth.
     if (!view.info || view.info.ply !== view.ply) showReport(null);

@@ -45,6 +45,11 @@ pub struct Args {
     /// This node's name among the nodes (default: a random one). Only with `--broker`.
     #[arg(long, value_name = "NAME", requires = "broker")]
     pub node_id: Option<String>,
+    /// Endgame tables made by `jungle tb generate` (all under one rule set) for the tablebase explorer
+    /// (`/tablebase` and the analysis board): every move of a position they cover, with its result and
+    /// distance. Without it the explorer says no position is covered.
+    #[arg(long, value_name = "DIR")]
+    pub tablebases: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -111,6 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         static_dir: args.static_dir.clone(),
         cluster,
         trusted_proxies: args.trusted_proxies.clone(),
+        tablebases: args.tablebases.clone(),
         ..jungle_server::Config::new(addr, args.db.clone())
     };
     jungle_server::run_blocking(&config, |bound| {

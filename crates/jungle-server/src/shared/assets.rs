@@ -209,6 +209,26 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../static/hidden-words.js"),
     ),
     (
+        "tablebase.html",
+        HTML,
+        include_bytes!("../../static/tablebase.html"),
+    ),
+    (
+        "tablebase.js",
+        JS,
+        include_bytes!("../../static/tablebase.js"),
+    ),
+    (
+        "tablebase-explorer.js",
+        JS,
+        include_bytes!("../../static/tablebase-explorer.js"),
+    ),
+    (
+        "tablebase.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../../static/tablebase.css"),
+    ),
+    (
         "favicon.svg",
         "image/svg+xml",
         include_bytes!("../../static/favicon.svg"),

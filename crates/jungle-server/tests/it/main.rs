@@ -25,5 +25,6 @@ mod ratings;
 mod restart;
 mod router;
 mod support;
+mod tablebase_explorer;
 mod takeback;
 mod websocket;
