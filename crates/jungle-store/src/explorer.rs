@@ -314,6 +314,27 @@ mod tests {
             assert!(explored(store, &[]).is_empty());
         }
 
+        fn rated_games_add_their_players_mean_rating_and_casual_ones_none(store) {
+            let ann = store.insert_account("ann", "h").unwrap().unwrap();
+            let bo = store.insert_account("bo", "h").unwrap().unwrap();
+            for (id, rated) in [("g1", true), ("g2", true), ("g3", false)] {
+                store.insert_game(&record(id)).unwrap();
+                if rated {
+                    let players = jungle_rules::BySide::new(ann.id, bo.id);
+                    store.mark_rated(id, players, crate::Category::Blitz).unwrap();
+                }
+                store.insert_move(id, &a_move(0, "a3a4")).unwrap();
+                assert!(store.finish(id, 1, "1-0", Some("blue"), "resignation").unwrap());
+            }
+            let start = Position::start(&Rules::default()).hash();
+            let counted = &store.opening_moves(&Rules::default(), start).unwrap()[0];
+            assert_eq!((counted.games, counted.rated_games), (3, 2));
+            // Two newcomers, then the same two after one game: one's gain is the other's loss, so both
+            // games' means are a newcomer's rating.
+            let newcomer = crate::rating_rule::SETTINGS.initial.rating().round() as i64;
+            assert_eq!(counted.rating_sum, 2 * newcomer);
+        }
+
         fn a_repeated_position_counts_its_game_once(store) {
             // Both sides step a piece out and back three times: the start comes back with the same move.
             let moves: Vec<&str> = ["g1g2", "a9a8", "g2g1", "a8a9"].repeat(3);
