@@ -105,8 +105,9 @@ fn count_on(conn: &dyn Conn, game: &OpeningGame) -> Result<(), StoreError> {
 /// per game, whatever the number of calls (the `opening_games` row decides). Counted are games between
 /// people, from their rules' start position, with a result; an aborted or unterminated game (`*`), a game
 /// against the engine and an import never are. A game whose record does not read is left out (logged), so a
-/// damaged row never stops its ending from being stored.
-pub(super) fn index_on(tx: &dyn Conn, game_id: &str) -> Result<(), StoreError> {
+/// damaged row never stops its ending from being stored. Whether this call took the game in (counted it, or
+/// found it not from the start position).
+pub(super) fn index_on(tx: &dyn Conn, game_id: &str) -> Result<bool, StoreError> {
     let record = tx.query_opt(
         "SELECT mode, rules, start_fen, result, winner FROM games WHERE id = ?1 AND damaged IS NULL",
         params![game_id],
@@ -122,31 +123,31 @@ pub(super) fn index_on(tx: &dyn Conn, game_id: &str) -> Result<(), StoreError> {
     );
     let (mode, rules, start_fen, result, winner) = match record {
         Ok(Some(record)) => record,
-        Ok(None) => return Ok(()),
+        Ok(None) => return Ok(false),
         Err(e) if e.is_unreadable() => {
             tracing::warn!(game = %game_id, error = %e, "a game left out of the opening explorer");
-            return Ok(());
+            return Ok(false);
         }
         Err(e) => return Err(e),
     };
     let Some(result) = result else {
-        return Ok(());
+        return Ok(false);
     };
     if mode != "friend" || result == "*" {
-        return Ok(());
+        return Ok(false);
     }
     let taken = tx.execute(
         "INSERT INTO opening_games (game_id) VALUES (?1) ON CONFLICT (game_id) DO NOTHING",
         params![game_id],
     )?;
     if taken == 0 {
-        return Ok(());
+        return Ok(false);
     }
     let Ok(rules) = rules.parse::<Rules>() else {
-        return Ok(());
+        return Ok(true);
     };
     if start_fen != fen::to_fen(&Position::start(&rules)) {
-        return Ok(());
+        return Ok(true);
     }
     let moves = tx.query_map(
         "SELECT mv FROM moves WHERE game_id = ?1 AND ply < ?2 ORDER BY ply",
@@ -172,7 +173,8 @@ pub(super) fn index_on(tx: &dyn Conn, game_id: &str) -> Result<(), StoreError> {
             winner: winner.as_deref().and_then(side_from_name),
             rating,
         },
-    )
+    )?;
+    Ok(true)
 }
 
 impl Store {
@@ -213,13 +215,15 @@ impl Store {
 
     /// Counts in the index the finished games it has not taken in yet (those that ended before it existed),
     /// a batch a transaction; how many games it took in. Run when the store opens; a second run finds none.
+    /// It stops at a batch of which it took none in (games whose rows do not read, or that another node's
+    /// backfill took first), so damaged games can never keep it going round.
     ///
     /// # Errors
     /// When the database fails.
     pub fn backfill_openings(&self) -> Result<usize, StoreError> {
         let mut taken = 0;
         loop {
-            let batch = self.transaction(|tx| {
+            let (selected, took) = self.transaction(|tx| {
                 let ids = tx.query_map(
                     "SELECT g.id FROM games g
                      WHERE g.finished_at IS NOT NULL AND g.mode = 'friend' AND g.result != '*'
@@ -229,13 +233,14 @@ impl Store {
                     params![BACKFILL_BATCH],
                     |r| r.get::<String>(0),
                 )?;
+                let mut took = 0;
                 for id in &ids {
-                    index_on(tx, id)?;
+                    took += usize::from(index_on(tx, id)?);
                 }
-                Ok::<_, StoreError>(ids.len())
+                Ok::<_, StoreError>((ids.len(), took))
             })?;
-            taken += batch;
-            if batch < BACKFILL_BATCH as usize {
+            taken += took;
+            if selected < BACKFILL_BATCH as usize || took == 0 {
                 return Ok(taken);
             }
         }
@@ -283,6 +288,24 @@ mod tests {
 
     fn row(mv: &str, games: u64, blue: u64, draws: u64, red: u64) -> (String, u64, u64, u64, u64) {
         (mv.to_string(), games, blue, draws, red)
+    }
+
+    #[test]
+    fn a_game_whose_record_does_not_read_is_left_out_and_its_ending_still_stored() {
+        // SQLite lets a hand edit put a blob where the rules' text belongs.
+        let store = crate::testing::TestStore::sqlite();
+        store.insert_game(&record("g1")).unwrap();
+        store.insert_move("g1", &a_move(0, "a3a4")).unwrap();
+        store
+            .execute_raw("UPDATE games SET rules = X'00' WHERE id = 'g1'")
+            .unwrap();
+        assert!(
+            store
+                .finish("g1", 1, "1-0", Some("blue"), "resignation")
+                .unwrap()
+        );
+        assert_eq!(store.backfill_openings().unwrap(), 0);
+        assert!(explored(&store, &[]).is_empty());
     }
 
     on_both_backends! {

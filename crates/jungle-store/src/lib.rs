@@ -544,6 +544,7 @@ fn finish_on(
         return Ok(false);
     };
     ratings::settle_on(tx, id, result, winner, now)?;
+    // Counted with its ending or not at all.
     explorer::index_on(tx, id)?;
     Ok(true)
 }
