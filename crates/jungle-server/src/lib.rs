@@ -3,6 +3,7 @@
 mod accounts;
 mod analysis;
 mod editor;
+mod explorer;
 mod games;
 mod hidden;
 mod lessons;

@@ -39,6 +39,7 @@ pub fn router(state: AppState, assets: Assets) -> Router {
         .merge(crate::hidden::routes())
         .merge(crate::lessons::routes())
         .merge(crate::tablebase::routes())
+        .merge(crate::explorer::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(

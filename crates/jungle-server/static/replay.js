@@ -12,13 +12,19 @@ import { ArrowLayer, LiveAnalysis, drawEvalBar, scoreText } from "./analysis.js"
 import { drawGraph } from "./graph.js";
 import { loadRatings, termsText } from "./game-terms.js";
 import { TablebaseList } from "./tablebase-explorer.js";
+import { OpeningExplorer } from "./opening-explorer.js";
 
 const gameId = location.pathname.split("/").pop();
 const view = { game: null, ply: 0, flipped: false, following: false, engineOn: false, info: null, graph: null };
 window.jungle = view; // read by the end-to-end tests
 const board = new JungleBoard($("board"), () => {});
 const arrow = new ArrowLayer(board, $("board"));
-const tablebase = new TablebaseList($("tablebase"));
+const tablebase = new TablebaseList($("tablebase"), { hiddenWithoutTables: true });
+// The explorer shows a position it went to on the board; back at the game's, the page draws its own again.
+const explorer = new OpeningExplorer($("opening-explorer"), (fen, move) => {
+  if (fen) board.set(fen, { legal: [], lastMove: move, board: view.game.board });
+  else draw();
+});
 const live = new LiveAnalysis(showReport, (message) => {
   $("error").textContent = message;
   $("error").hidden = false;
@@ -78,6 +84,7 @@ function draw() {
     $(id).querySelector(".name").textContent = g.players[side];
   }
   $("ply-label").textContent = `${view.ply} / ${g.moves.length}`;
+  explorer.follow(g.fens[view.ply], g.rules);
   document.body.dataset.ply = String(view.ply);
   const marks = new Map((view.graph ? view.graph.mistakes : []).map((m) => [m.ply, m]));
   fillMoveList($("moves"), g.animal_moves, g.start_fen, (span, half) => {

@@ -18,11 +18,14 @@ export function explorerUrl(fen, rules) {
 
 export class TablebaseList {
   // container: an element to fill. onPick(move), when given, is called for a clicked move instead of following
-  // its link to the explorer's page; onAnswer(answer) gets every answer about the position last asked for.
-  constructor(container, { onPick = null, onAnswer = null } = {}) {
+  // its link to the explorer's page; onAnswer(answer) gets every answer about the position last asked for;
+  // hiddenWithoutTables hides the list on a server that has no tables (a panel beside other things, where a
+  // note on every position would say nothing new).
+  constructor(container, { onPick = null, onAnswer = null, hiddenWithoutTables = false } = {}) {
     this.container = container;
     this.onPick = onPick;
     this.onAnswer = onAnswer;
+    this.hiddenWithoutTables = hiddenWithoutTables;
     this.asked = 0; // answers to older questions are dropped
     this.answer = null;
     container.classList.add("tablebase");
@@ -59,6 +62,7 @@ export class TablebaseList {
   }
 
   render(answer, rules) {
+    this.container.hidden = this.hiddenWithoutTables && answer.reason_code === "no_tables";
     const side = t(`side.${answer.turn}`);
     if (!answer.covered) {
       const reason = tOr(`tb.reason.${answer.reason_code}`, answer.reason);

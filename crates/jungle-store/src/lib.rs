@@ -17,6 +17,8 @@ mod category;
 pub use category::Category;
 mod correspondence;
 pub use correspondence::{Correspondence, DAY_MS};
+mod explorer;
+pub use explorer::{EXPLORER_PLIES, OpeningGame, OpeningMove};
 pub mod rating_rule;
 pub use rating_rule::{Outcome, Rating, Settings};
 mod seek;
@@ -153,9 +155,9 @@ impl Store {
     pub fn open(db: &Path) -> Result<Store, StoreError> {
         match db.to_str() {
             Some(url) if postgres::is_postgres_url(url) => {
-                Ok(Store::on(postgres::Postgres::open(url)?))
+                Store::ready(postgres::Postgres::open(url)?)
             }
-            _ => Ok(Store::on(sqlite::Sqlite::open(db)?)),
+            _ => Store::ready(sqlite::Sqlite::open(db)?),
         }
     }
 
@@ -164,7 +166,7 @@ impl Store {
     /// # Errors
     /// When a migration fails.
     pub fn in_memory() -> Result<Store, StoreError> {
-        Ok(Store::on(sqlite::Sqlite::in_memory()?))
+        Store::ready(sqlite::Sqlite::in_memory()?)
     }
 
     /// The database `db` names, as it may be shown or logged (a PostgreSQL URL without its password).
@@ -175,8 +177,18 @@ impl Store {
         }
     }
 
-    fn on(db: impl Database + 'static) -> Store {
-        Store { db: Box::new(db) }
+    /// The store on a migrated database, with the games that ended before the opening explorer's index
+    /// existed counted in it (a second opening finds none).
+    fn ready(db: impl Database + 'static) -> Result<Store, StoreError> {
+        let store = Store { db: Box::new(db) };
+        let taken = store.backfill_openings()?;
+        if taken > 0 {
+            tracing::info!(
+                games = taken,
+                "finished games counted in the opening explorer"
+            );
+        }
+        Ok(store)
     }
 
     /// Runs `work` on one connection, each statement committed on its own.
@@ -532,6 +544,8 @@ fn finish_on(
         return Ok(false);
     };
     ratings::settle_on(tx, id, result, winner, now)?;
+    // Counted with its ending or not at all.
+    explorer::index_on(tx, id)?;
     Ok(true)
 }
 

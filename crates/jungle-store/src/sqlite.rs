@@ -30,6 +30,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0013_hidden_game_names.sql"),
     include_str!("../migrations/0014_lessons.sql"),
     include_str!("../migrations/0015_puzzle_history.sql"),
+    include_str!("../migrations/0016_opening_explorer.sql"),
 ];
 
 /// Enough cached statements for every statement of the store (about sixty) with room to spare.

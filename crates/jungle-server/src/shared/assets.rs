@@ -138,6 +138,16 @@ const FILES: &[(&str, &str, &[u8])] = &[
         include_bytes!("../../static/liveness.js"),
     ),
     ("graph.js", JS, include_bytes!("../../static/graph.js")),
+    (
+        "opening-explorer.js",
+        JS,
+        include_bytes!("../../static/opening-explorer.js"),
+    ),
+    (
+        "opening-explorer.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../../static/opening-explorer.css"),
+    ),
     ("editor.js", JS, include_bytes!("../../static/editor.js")),
     ("profile.js", JS, include_bytes!("../../static/profile.js")),
     (

@@ -14,6 +14,7 @@ mod hidden_browser;
 mod lessons;
 mod lobby;
 mod navigation;
+mod opening_explorer;
 mod piece_labels;
 mod presentation;
 mod profile;
