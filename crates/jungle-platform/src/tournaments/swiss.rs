@@ -3,7 +3,7 @@
 //! and balanced, and a bye for the lowest-ranked player who has not had one.
 //!
 //! Every choice is made in a fixed order of preference and kept only if the players still unpaired can all
-//! be paired without a repeat (a perfect-matching test, [`super::matching`]), so the search never backtracks
+//! be paired without a repeat (a perfect-matching test, `matching.rs`), so the search never backtracks
 //! far and finds a pairing whenever one exists. The one part that can grow quickly — trying which players
 //! float down out of a group that cannot be paired — is bounded ([`SEARCH_BUDGET`]); past it, the rest of the
 //! round is paired by rank order, still without repeats.
