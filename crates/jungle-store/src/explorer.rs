@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use jungle_rules::{Game, Position, Rules, Side, fen};
 use serde::Serialize;
 
-use super::db::{Conn, params};
+use super::db::{Conn, Param, params};
 use super::{Store, StoreError, side_from_name};
 
 /// The plies of a game the index counts: openings, not whole games, so a game adds at most this many rows
@@ -75,29 +75,48 @@ fn plies_of(rules: &Rules, moves: &[String]) -> BTreeSet<(i64, String)> {
     plies
 }
 
-/// Counts one game's plies in the index, inside the caller's transaction.
+/// Counts one game's plies in the index, inside the caller's transaction: one statement for all of them (one
+/// round trip on PostgreSQL, not one a ply), its rows in key order (see [`plies_of`]).
 fn count_on(conn: &dyn Conn, game: &OpeningGame) -> Result<(), StoreError> {
+    let plies: Vec<(i64, String)> = plies_of(&game.rules, &game.moves).into_iter().collect();
+    if plies.is_empty() {
+        return Ok(());
+    }
     let rules = game.rules.to_string();
-    let (blue, draw, red) = match game.winner {
+    let (blue, draw, red): (i64, i64, i64) = match game.winner {
         Some(Side::Blue) => (1, 0, 0),
         None => (0, 1, 0),
         Some(Side::Red) => (0, 0, 1),
     };
-    let (rating, rated) = game.rating.map_or((0, 0), |r| (r, 1));
-    for (hash, mv) in plies_of(&game.rules, &game.moves) {
-        conn.execute(
-            "INSERT INTO opening_moves (rules, hash, mv, games, blue_wins, draws, red_wins, rating_sum,
-                rated_games)
-             VALUES (?1, ?2, ?3, 1, ?4, ?5, ?6, ?7, ?8)
-             ON CONFLICT (rules, hash, mv) DO UPDATE SET games = opening_moves.games + 1,
-                blue_wins = opening_moves.blue_wins + excluded.blue_wins,
-                draws = opening_moves.draws + excluded.draws,
-                red_wins = opening_moves.red_wins + excluded.red_wins,
-                rating_sum = opening_moves.rating_sum + excluded.rating_sum,
-                rated_games = opening_moves.rated_games + excluded.rated_games",
-            params![rules, hash, mv, blue, draw, red, rating, rated],
-        )?;
+    let (rating, rated): (i64, i64) = game.rating.map_or((0, 0), |r| (r, 1));
+    // ?1–?6 are the game's, the same in every row; each ply adds its hash and move.
+    let rows: Vec<String> = (0..plies.len())
+        .map(|i| {
+            format!(
+                "(?1, ?{}, ?{}, 1, ?2, ?3, ?4, ?5, ?6)",
+                7 + 2 * i,
+                8 + 2 * i
+            )
+        })
+        .collect();
+    let sql = format!(
+        "INSERT INTO opening_moves (rules, hash, mv, games, blue_wins, draws, red_wins, rating_sum,
+            rated_games)
+         VALUES {}
+         ON CONFLICT (rules, hash, mv) DO UPDATE SET games = opening_moves.games + 1,
+            blue_wins = opening_moves.blue_wins + excluded.blue_wins,
+            draws = opening_moves.draws + excluded.draws,
+            red_wins = opening_moves.red_wins + excluded.red_wins,
+            rating_sum = opening_moves.rating_sum + excluded.rating_sum,
+            rated_games = opening_moves.rated_games + excluded.rated_games",
+        rows.join(", ")
+    );
+    let mut values: Vec<&dyn Param> = vec![&rules, &blue, &draw, &red, &rating, &rated];
+    for (hash, mv) in &plies {
+        values.push(hash);
+        values.push(mv);
     }
+    conn.execute(&sql, &values)?;
     Ok(())
 }
 
