@@ -33,6 +33,8 @@ export class TablebaseList {
 
   /** Looks the position up and shows what the tables say (replacing whatever was shown). */
   async show(fen, rules = null) {
+    // A server without tables says so for every position: once heard, a hidden panel asks no more.
+    if (this.container.hidden && this.hiddenWithoutTables) return null;
     const asked = ++this.asked;
     const query = new URLSearchParams({ fen });
     if (rules) query.set("rules", rules);
