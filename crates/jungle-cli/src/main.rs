@@ -49,6 +49,8 @@ enum Command {
     Play(commands::play::Args),
     /// Puzzles: make them from the tablebases or engine games, and verify a collection.
     Puzzles(commands::puzzles::Args),
+    /// The opening explorer: play the engine self-play games of its self-play collection.
+    Explorer(commands::explorer::Args),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => commands::serve::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Puzzles(args) => commands::puzzles::run(args),
+        Command::Explorer(args) => commands::explorer::run(args),
     };
     input::exit_code(result)
 }

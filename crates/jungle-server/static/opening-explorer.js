@@ -1,9 +1,14 @@
 // The opening explorer's panel (docs/server.md, "Opening explorer"): the moves played from the position a
-// page shows, in the games between people the server stores, each with its count, how the games went on
-// (Blue's wins, draws, Red's wins) and their average rating. A click on a move shows the position after it
+// page shows, in the games between people the server stores (or, chosen in the panel, in the engine self-play
+// collection shipped with it), each with its count, how the games went on (Blue's wins, draws, Red's wins)
+// and their average rating. A click on a move shows the position after it
 // and the moves played from there, deeper and deeper; "back" returns to the page's own position.
 
 import { t } from "./i18n.js";
+
+// The panel's source is remembered across pages.
+const SOURCE_KEY = "jungle-explorer-source";
+const SOURCES = ["games", "selfplay"];
 
 const el = (tag, className, text) => {
   const node = document.createElement(tag);
@@ -23,6 +28,20 @@ export class OpeningExplorer {
     this.asked = null; // the newest request: older answers are dropped
     container.classList.add("opening-explorer");
     container.appendChild(el("h2", "", t("explorer.title")));
+    this.source = el("select", "explorer-source");
+    this.source.setAttribute("aria-label", t("explorer.source"));
+    for (const source of SOURCES) {
+      const option = el("option", "", t(`explorer.source.${source}`));
+      option.value = source;
+      this.source.appendChild(option);
+    }
+    const remembered = localStorage.getItem(SOURCE_KEY);
+    this.source.value = SOURCES.includes(remembered) ? remembered : "games";
+    this.source.addEventListener("change", () => {
+      localStorage.setItem(SOURCE_KEY, this.source.value);
+      if (this.base) this.load();
+    });
+    container.appendChild(this.source);
     this.lineRow = el("div", "explorer-line");
     this.lineText = el("span");
     const back = el("button", "", t("explorer.back"));
@@ -53,7 +72,7 @@ export class OpeningExplorer {
   }
 
   async load() {
-    const query = new URLSearchParams({ rules: this.base.rules, fen: this.shownFen() });
+    const query = new URLSearchParams({ rules: this.base.rules, fen: this.shownFen(), source: this.source.value });
     const asked = (this.asked = fetch(`/api/explorer?${query}`).then(async (response) => [response.ok, await response.json()]));
     this.container.dataset.state = "loading";
     let ok;
@@ -74,9 +93,16 @@ export class OpeningExplorer {
     const moves = answer ? answer.moves : [];
     for (const move of moves) this.body.appendChild(this.row(move));
     this.table.hidden = moves.length === 0;
-    this.note.textContent = error || (moves.length ? "" : t("explorer.none", { plies: answer.plies_counted }));
+    this.note.textContent = error || (moves.length ? "" : this.emptyNote(answer));
     this.container.dataset.fen = answer ? answer.fen : "";
+    this.container.dataset.source = answer ? answer.source : "";
     this.container.dataset.state = error ? "error" : "ready";
+  }
+
+  emptyNote(answer) {
+    if (answer.source !== "selfplay") return t("explorer.none", { plies: answer.plies_counted });
+    if (!answer.collection_games) return t("explorer.noCollection");
+    return t("explorer.noneSelfplay", { plies: answer.plies_counted, games: answer.collection_games.toLocaleString("en") });
   }
 
   row(move) {

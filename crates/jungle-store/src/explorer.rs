@@ -47,22 +47,23 @@ pub struct OpeningGame {
     pub rating: Option<i64>,
 }
 
-/// A position hash as the database stores it: the same 64 bits, signed (both backends' integers are).
-fn stored_hash(hash: u64) -> i64 {
+/// A position's key in an explorer index: its hash's 64 bits, signed, as the database stores them (both
+/// backends' integers are signed).
+pub fn position_key(hash: u64) -> i64 {
     i64::from_ne_bytes(hash.to_ne_bytes())
 }
 
 /// The (position hash, move) pairs of a game's first [`EXPLORER_PLIES`] plies, each once (a position
 /// repeated with the same move counts the game once), in key order: every transaction upserts its rows in the
 /// same order, so two games that end at the same moment on PostgreSQL cannot deadlock on each other's rows.
-fn plies_of(rules: &Rules, moves: &[String]) -> BTreeSet<(i64, String)> {
+pub fn opening_plies(rules: &Rules, moves: &[String]) -> BTreeSet<(i64, String)> {
     let mut game = Game::new(rules.clone());
     let mut plies = BTreeSet::new();
     for text in moves.iter().take(EXPLORER_PLIES) {
         let hash = game.position().hash();
         match game.play_text(text) {
             Ok(m) => {
-                plies.insert((stored_hash(hash), m.to_string()));
+                plies.insert((position_key(hash), m.to_string()));
             }
             Err(e) => {
                 // A stored game replays (the room checked every move); one that does not is damaged from
@@ -76,9 +77,11 @@ fn plies_of(rules: &Rules, moves: &[String]) -> BTreeSet<(i64, String)> {
 }
 
 /// Counts one game's plies in the index, inside the caller's transaction: one statement for all of them (one
-/// round trip on PostgreSQL, not one a ply), its rows in key order (see [`plies_of`]).
+/// round trip on PostgreSQL, not one a ply), its rows in key order (see [`opening_plies`]).
 fn count_on(conn: &dyn Conn, game: &OpeningGame) -> Result<(), StoreError> {
-    let plies: Vec<(i64, String)> = plies_of(&game.rules, &game.moves).into_iter().collect();
+    let plies: Vec<(i64, String)> = opening_plies(&game.rules, &game.moves)
+        .into_iter()
+        .collect();
     if plies.is_empty() {
         return Ok(());
     }
@@ -207,7 +210,7 @@ impl Store {
             conn.query_map(
                 "SELECT mv, games, blue_wins, draws, red_wins, rating_sum, rated_games FROM opening_moves
                  WHERE rules = ?1 AND hash = ?2 ORDER BY games DESC, mv",
-                params![rules.to_string(), stored_hash(hash)],
+                params![rules.to_string(), position_key(hash)],
                 |r| {
                     Ok(OpeningMove {
                         mv: r.get(0)?,

@@ -18,7 +18,7 @@ pub use category::Category;
 mod correspondence;
 pub use correspondence::{Correspondence, DAY_MS};
 mod explorer;
-pub use explorer::{EXPLORER_PLIES, OpeningGame, OpeningMove};
+pub use explorer::{EXPLORER_PLIES, OpeningGame, OpeningMove, opening_plies, position_key};
 pub mod rating_rule;
 pub use rating_rule::{Outcome, Rating, Settings};
 mod seek;

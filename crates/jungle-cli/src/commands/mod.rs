@@ -1,6 +1,7 @@
 //! One file per subcommand: its arguments and `run`.
 
 pub mod bench;
+pub mod explorer;
 pub mod match_cmd;
 pub mod moves;
 pub mod perft;

@@ -4,12 +4,17 @@
 //! the average rating of its rated games. The counts come from the store's index (`jungle_store`'s
 //! explorer: one row per rules, position and move, counted as each game ends), read by the position's hash:
 //! one range of one key, however many games are stored (docs/server.md, "Opening explorer").
+//!
+//! With `&source=selfplay` it answers from the engine self-play collection shipped with the server instead
+//! (`jungle_platform::selfplay_openings`, held in memory), counted the same way; `collection_games` says how
+//! many games that collection holds for the rules asked (0: none for them).
 
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
 use jungle_platform::hub::HubError;
+use jungle_platform::selfplay_openings;
 use jungle_platform::store::{EXPLORER_PLIES, OpeningMove};
 use jungle_rules::{Game, Position, Rules, fen};
 use serde::{Deserialize, Serialize};
@@ -43,6 +48,20 @@ pub(crate) struct ExplorerQuery {
     /// The position itself, instead of the moves to it.
     #[serde(default)]
     fen: Option<String>,
+    /// Where the games come from; the server's own when left out.
+    #[serde(default)]
+    source: Source,
+}
+
+/// The games an answer counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Source {
+    /// The finished games between people the server stores.
+    #[default]
+    Games,
+    /// The engine self-play collection shipped with the server.
+    Selfplay,
 }
 
 /// One move of the answer.
@@ -77,6 +96,11 @@ pub(crate) struct Explored {
     moves: Vec<ExploredMove>,
     /// How many plies of each game the index counts.
     plies_counted: usize,
+    source: Source,
+    /// The games of the self-play collection under these rules (0: it has none for them); only with
+    /// `source=selfplay`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    collection_games: Option<usize>,
 }
 
 fn bad(message: String) -> ApiError {
@@ -159,10 +183,28 @@ pub(crate) async fn explorer(
 ) -> Result<Json<Explored>, ApiError> {
     let Query(query) = query?;
     let (rules, position) = position_of(&query)?;
-    let moves = hub
-        .store
-        .opening_moves(&rules, position.hash())
-        .map_err(HubError::from)?;
+    let (moves, collection_games) = match query.source {
+        Source::Games => (
+            hub.store
+                .opening_moves(&rules, position.hash())
+                .map_err(HubError::from)?,
+            None,
+        ),
+        Source::Selfplay => {
+            // The first call reads the shipped collection (tens of milliseconds): off the async threads.
+            let index = tokio::task::spawn_blocking(selfplay_openings::shipped)
+                .await
+                .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+            if index.rules().to_string() == rules.to_string() {
+                (
+                    index.moves_at(position.hash()).to_vec(),
+                    Some(index.games()),
+                )
+            } else {
+                (Vec::new(), Some(0))
+            }
+        }
+    };
     let moves: Vec<ExploredMove> = moves
         .into_iter()
         .filter_map(|m| explored_move(&rules, &position, m))
@@ -173,6 +215,8 @@ pub(crate) async fn explorer(
         games: moves.iter().map(|m| m.games).sum(),
         moves,
         plies_counted: EXPLORER_PLIES,
+        source: query.source,
+        collection_games,
     }))
 }
 

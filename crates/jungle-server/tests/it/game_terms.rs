@@ -76,9 +76,12 @@ async fn a_rated_lobby_game_says_rated_its_time_control_and_the_rating_change_ev
         .evaluate("localStorage.setItem('jungle-lang', 'zh'); location.reload()")
         .await
         .unwrap();
+    // The English page's terms hold '→' too: wait for the reloaded page's (a Chinese word beside the arrow),
+    // or the text could be read from the old page or while the new one is still empty.
     wait_until(
         &alice,
-        "document.getElementById('terms').textContent.includes('→')",
+        "(() => { const terms = document.getElementById('terms'); \
+         return terms !== null && terms.textContent.includes('→') && terms.textContent.includes('賽'); })()",
     )
     .await;
     let zh = text_of(&alice, "terms").await;

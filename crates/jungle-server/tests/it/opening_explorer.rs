@@ -1,7 +1,14 @@
 //! The opening explorer (`GET /api/explorer`, docs/server.md "Opening explorer"): games played to their end
 //! through the API show up with their counts and scores, an aborted one never does, bad requests get a JSON
-//! error; and on the replay page the panel lists the moves and a click goes deeper.
+//! error; the engine self-play source answers the shipped collection's counts; and on the replay page the
+//! panel lists the moves, a click goes deeper and the source can be chosen.
 
+use std::collections::{BTreeMap, BTreeSet};
+
+use jungle_platform::selfplay_openings::{Collection, unpack};
+use jungle_platform::store::EXPLORER_PLIES;
+use jungle_rules::fen::to_fen;
+use jungle_rules::{Game, Position, Side};
 use serde_json::Value;
 
 use crate::support::browser::{Chrome, click, eval, wait_until};
@@ -217,6 +224,118 @@ async fn the_replay_page_lists_the_moves_played_and_a_click_goes_deeper() {
     )
     .await;
     assert_ne!(eval::<String>(&page, &piece_on("a3")).await, "");
+
+    // The engine's self-play collection, chosen in the panel: its moves from the same position, as the API
+    // lists them, and the choice is kept for the next page.
+    let (_, selfplay) = explore(&server, "source=selfplay").await;
+    let expected: Vec<String> = listed(&selfplay).into_iter().map(|m| m.0).collect();
+    page.evaluate(
+        "(() => { const select = document.querySelector('#opening-explorer .explorer-source'); \
+         select.value = 'selfplay'; select.dispatchEvent(new Event('change')); })()",
+    )
+    .await
+    .unwrap();
+    wait_until(
+        &page,
+        "document.getElementById('opening-explorer').dataset.source === 'selfplay' \
+         && document.getElementById('opening-explorer').dataset.state === 'ready'",
+    )
+    .await;
+    let shown: Vec<String> = eval(
+        &page,
+        "[...document.querySelectorAll('#opening-explorer tbody tr')].map((tr) => tr.dataset.move)",
+    )
+    .await;
+    assert_eq!(shown, expected);
+    assert_eq!(
+        eval::<String>(&page, "localStorage.getItem('jungle-explorer-source')").await,
+        "selfplay"
+    );
     chrome.close().await;
+    server.kill().await;
+}
+
+/// The games of the shipped self-play collection, read without the explorer's index.
+fn shipped_games() -> Collection {
+    unpack(include_bytes!(
+        "../../../jungle-platform/openings/standard.txt.zst"
+    ))
+    .unwrap()
+}
+
+/// (move, games, blue wins, draws, red wins) of the moves played from the position `fen` in the first
+/// [`EXPLORER_PLIES`] plies of `games`, each game's move counted once: found by replaying every game and
+/// comparing FENs, without the explorer's index or its hashes.
+fn counted_at(games: &Collection, fen: &str) -> BTreeMap<String, (u64, u64, u64, u64)> {
+    let mut counts = BTreeMap::new();
+    for game in &games.games {
+        let mut replay = Game::new(games.rules.clone());
+        let mut played = BTreeSet::new();
+        for m in game.moves.iter().take(EXPLORER_PLIES) {
+            if to_fen(replay.position()) == fen {
+                played.insert(m.to_string());
+            }
+            replay.play(*m).unwrap();
+        }
+        for mv in played {
+            let count = counts.entry(mv).or_insert((0, 0, 0, 0));
+            count.0 += 1;
+            match game.winner {
+                Some(Side::Blue) => count.1 += 1,
+                None => count.2 += 1,
+                Some(Side::Red) => count.3 += 1,
+            }
+        }
+    }
+    counts
+}
+
+fn counts_of(answer: &Value) -> BTreeMap<String, (u64, u64, u64, u64)> {
+    answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let n = |key: &str| m[key].as_u64().unwrap();
+            (
+                m["move"].as_str().unwrap().to_string(),
+                (n("games"), n("blue_wins"), n("draws"), n("red_wins")),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_self_play_source_counts_the_shipped_engine_games() {
+    let server = start(temp_dir("explorer-selfplay").join("games.db")).await;
+    let games = shipped_games();
+    // From the start, and after the most played first move.
+    let start = counted_at(&games, &to_fen(&Position::start(&games.rules)));
+    let (status, answer) = explore(&server, "source=selfplay").await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["source"], "selfplay");
+    assert_eq!(answer["collection_games"], games.games.len() as u64);
+    assert_eq!(counts_of(&answer), start);
+    let first = start.iter().max_by_key(|(_, c)| c.0).unwrap().0.clone();
+    let (_, answer) = explore(&server, &format!("source=selfplay&moves={first}")).await;
+    let after_first = counted_at(&games, answer["fen"].as_str().unwrap());
+    assert!(!after_first.is_empty());
+    assert_eq!(counts_of(&answer), after_first);
+    // The server's own games are another source: none stored here.
+    let (_, answer) = explore(&server, "source=games").await;
+    assert_eq!(answer["source"], "games");
+    assert!(answer["moves"].as_array().unwrap().is_empty());
+    assert!(answer.get("collection_games").is_none());
+    // No collection under other rules; an unknown source is refused.
+    let (status, answer) = explore(&server, "source=selfplay&rules=modern").await;
+    assert_eq!(status, 200);
+    assert_eq!(answer["collection_games"], 0);
+    assert!(answer["moves"].as_array().unwrap().is_empty());
+    let (status, answer) = explore(&server, "source=engines").await;
+    assert_eq!(status, 400, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("source"),
+        "{answer}"
+    );
     server.kill().await;
 }
