@@ -1,7 +1,7 @@
 //! The tablebase explorer through HTTP (`/api/tablebase`, `/tablebase`) on a server started with tables
 //! generated here: the answers equal what probing the tables directly gives, positions they do not cover say
 //! why, bad input is a JSON error, a bad directory stops the start; and in a browser, the page lists the moves
-//! and a click goes to the position after one.
+//! and a click goes to the position after one, and the analysis board's panel follows the position shown.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -12,7 +12,7 @@ use jungle_tb::{BuildOptions, Probe, Tablebases};
 use serde_json::Value;
 
 use crate::support::browser::{Chrome, click, eval, wait_until};
-use crate::support::{TestServer, http, start, start_config, temp_dir};
+use crate::support::{TestServer, http, http_raw, start, start_config, temp_dir};
 
 /// Blue to move in `LR-e`, with winning, drawing and losing moves.
 const MIXED: &str = "7/7/e6/L6/7/7/7/7/4R2 w";
@@ -216,13 +216,7 @@ async fn the_page_lists_the_moves_and_a_click_goes_to_the_next_position() {
         "[...document.querySelectorAll('#explorer .tb-move')].map((li) => li.dataset.uci)",
     )
     .await;
-    let listed: Vec<String> = expected["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["uci"].as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(shown, listed);
+    assert_eq!(shown, listed_moves(&expected));
     // The board shows the pieces of the position: three of them.
     let pieces: u64 = eval(&page, "document.querySelectorAll('#board .piece').length").await;
     assert_eq!(pieces, 3);
@@ -246,6 +240,66 @@ async fn the_page_lists_the_moves_and_a_click_goes_to_the_next_position() {
     )
     .await;
     assert!(!status.is_empty());
+    chrome.close().await;
+    server.kill().await;
+}
+
+/// The uci of each move an answer lists, in its order.
+fn listed_moves(answer: &Value) -> Vec<String> {
+    answer["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["uci"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Waits until the analysis board's tablebase panel lists `moves`, in their order, at ply `ply`.
+async fn wait_for_panel(page: &chromiumoxide::Page, ply: usize, moves: &[String]) {
+    let moves = serde_json::to_string(moves).unwrap();
+    wait_until(
+        page,
+        &format!(
+            "window.jungle.ply === {ply} && JSON.stringify([...document.querySelectorAll('#tablebase .tb-move')] \
+             .map((li) => li.dataset.uci)) === {moves:?}"
+        ),
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_analysis_board_shows_the_tables_for_each_position_it_steps_to() {
+    let server = server_with_tables("tb-analysis-board").await;
+    // A position with one move played, imported as the editor's "Analyse" does.
+    let (_, start) = lookup(&server, MIXED, None).await;
+    let first = start["moves"][0]["uci"].as_str().unwrap().to_string();
+    let after = start["moves"][0]["fen"].as_str().unwrap().to_string();
+    let pgn = format!("[FEN \"{MIXED}\"]\n\n1. {first} *\n");
+    let (status, _, body) = http_raw(
+        server.addr,
+        "POST",
+        "/api/import",
+        &["Content-Type: application/x-chess-pgn".into()],
+        pgn.as_bytes(),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let id: Value = serde_json::from_str(&body).unwrap();
+    let id = id["id"].as_str().unwrap();
+
+    let chrome = Chrome::launch("tablebase-analysis", 1100, 900).await;
+    let page = chrome
+        .person(&format!("http://{}/replay/{id}", server.addr))
+        .await;
+    // At the game's end: the position after the move, as the API answers it.
+    let (_, expected) = lookup(&server, &after, None).await;
+    assert!(!listed_moves(&expected).is_empty(), "{expected}");
+    wait_for_panel(&page, 1, &listed_moves(&expected)).await;
+    // Stepping back to the start shows the start's moves (the played one among them), best first.
+    assert!(listed_moves(&start).contains(&first));
+    assert_ne!(listed_moves(&start), listed_moves(&expected));
+    click(&page, "#first").await;
+    wait_for_panel(&page, 0, &listed_moves(&start)).await;
     chrome.close().await;
     server.kill().await;
 }
