@@ -39,7 +39,7 @@ pub fn unpack(bytes: &[u8]) -> Result<Collection, CollectionError> {
     collection::read(&text)
 }
 
-/// The shipped collection's index, built at the first call (tens of milliseconds) and kept. A shipped
+/// The shipped collection's index, built at the first call (about a second of a core) and kept. A shipped
 /// collection that does not read (a build's defect the tests catch) gives an empty index and an error in the
 /// log rather than a server that stops.
 pub fn shipped() -> &'static OpeningIndex {

@@ -191,7 +191,8 @@ pub(crate) async fn explorer(
             None,
         ),
         Source::Selfplay => {
-            // The first call reads the shipped collection (tens of milliseconds): off the async threads.
+            // The first call reads the shipped collection (about a second of a core: every game is replayed),
+            // so off the async threads.
             let index = tokio::task::spawn_blocking(selfplay_openings::shipped)
                 .await
                 .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
