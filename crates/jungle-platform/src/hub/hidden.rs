@@ -47,7 +47,13 @@ impl Hub {
         };
         let moves = self.store.hidden_moves(id).map_err(read)?;
         let state = RoomState::from_record(&record, &moves)?;
-        let loaded = Arc::new(HiddenRoom::new(id.to_string(), state, None, self.outbox()));
+        let loaded = Arc::new(HiddenRoom::new(
+            id.to_string(),
+            state,
+            None,
+            self.outbox(),
+            self.following(id),
+        ));
         // Two loads may race: the first one in wins, so everyone shares one room.
         let room = self.hidden.first_in(loaded);
         self.after_hidden_change(&room);
@@ -143,6 +149,7 @@ impl Hub {
             state,
             client,
             self.outbox(),
+            self.following(&record.id),
         ));
         self.hidden.insert(room.clone());
         Ok((room, side, token))

@@ -549,3 +549,93 @@ async fn a_node_holding_a_game_a_sweep_decided_shows_the_ending() {
     let end = watcher.wait_for(|s| !s["outcome"].is_null()).await;
     assert_eq!(end["outcome"]["reason"], "aborted");
 }
+
+/// A friend game made on `node` with both players connected there: (id, Blue, Red).
+async fn game_on_one_node(node: &TestServer) -> (String, Client, Client) {
+    let (id, blue_cookie) = create(node.addr, r#"{"opponent":"friend","side":"blue"}"#).await;
+    let red_cookie = visit(node.addr, &id).await.expect("the friend is seated");
+    let blue = Client::connect(node.addr, &id, Some(&blue_cookie)).await;
+    let red = Client::connect(node.addr, &id, Some(&red_cookie)).await;
+    (id, blue, red)
+}
+
+/// Plays the move of ply `ply` (Blue's when even) and waits until both players saw it; the move.
+async fn play_ply(blue: &mut Client, red: &mut Client, ply: u64) -> String {
+    let (mover, other) = if ply.is_multiple_of(2) {
+        (blue, red)
+    } else {
+        (red, blue)
+    };
+    let state = mover.wait_for_ply(ply).await;
+    let mv = legal(&state)[0].clone();
+    mover.send_move(&mv).await;
+    mover.wait_for_ply(ply + 1).await;
+    other.wait_for_ply(ply + 1).await;
+    mv
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_hears_only_the_games_it_holds_a_room_of() {
+    let (_schema, db) = shared_database();
+    let a = node(&db, &broker_url()).await;
+    let b = node(&db, &broker_url()).await;
+    let on_b = b.state.cluster().expect("a node");
+    // Both players on node A: each move is published, and node B, which holds no room of the game, is not
+    // subscribed to it.
+    let (id, mut blue, mut red) = game_on_one_node(&a).await;
+    // Ten plies (always the first legal move: twelve are known to leave the game on).
+    const BEFORE: u64 = 10;
+    for ply in 0..BEFORE {
+        play_ply(&mut blue, &mut red, ply).await;
+    }
+    assert_eq!(on_b.games_followed(), 0);
+    // A watcher on node B: B opens the game's room, subscribes, and hears the next move.
+    let mut watcher = Client::connect(b.addr, &id, None).await;
+    watcher.wait_for_ply(BEFORE).await;
+    eventually("node B follows the game", || on_b.is_following(&id)).await;
+    assert_eq!(on_b.games_followed(), 1);
+    let mv = play_ply(&mut blue, &mut red, BEFORE).await;
+    assert_eq!(
+        watcher.wait_for_ply(BEFORE + 1).await["moves"][BEFORE as usize],
+        mv.as_str()
+    );
+    // A node subscribed to every game would have heard node A's ten earlier moves before this one (the
+    // broker delivers one connection's messages in order); B heard only what followed its subscription:
+    // its own arrival, node A's answer, the move.
+    let heard = on_b.messages_heard();
+    assert!(heard < BEFORE, "node B heard {heard} messages");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_closed_and_opened_again_gets_the_later_moves() {
+    let (_schema, db) = shared_database();
+    let a = node(&db, &broker_url()).await;
+    let b = node(&db, &broker_url()).await;
+    let on_b = b.state.cluster().expect("a node");
+    let (id, mut blue, mut red) = game_on_one_node(&a).await;
+    let mut played = vec![play_ply(&mut blue, &mut red, 0).await];
+    let mut watcher = Client::connect(b.addr, &id, None).await;
+    watcher.wait_for_ply(1).await;
+    eventually("node B follows the game", || on_b.is_following(&id)).await;
+    // The watcher leaves: nobody on node B needs the room, which leaves memory, and B stops hearing the game.
+    drop(watcher);
+    eventually("node B leaves the game", || {
+        !on_b.is_following(&id) && b.state.held_room(&id).is_none()
+    })
+    .await;
+    for ply in 1..3 {
+        played.push(play_ply(&mut blue, &mut red, ply).await);
+    }
+    // Opened again on node B: the moves made meanwhile, then the next one as it is played.
+    let mut watcher = Client::connect(b.addr, &id, None).await;
+    assert_eq!(
+        watcher.wait_for_ply(3).await["moves"],
+        serde_json::json!(played)
+    );
+    eventually("node B follows the game again", || on_b.is_following(&id)).await;
+    played.push(play_ply(&mut blue, &mut red, 3).await);
+    assert_eq!(
+        watcher.wait_for_ply(4).await["moves"],
+        serde_json::json!(played)
+    );
+}

@@ -37,6 +37,10 @@ impl Kind for Hidden {
         !state.thinking
     }
 
+    fn busy(state: &RoomState) -> bool {
+        state.thinking
+    }
+
     fn tokens(state: &RoomState) -> &BySide<Option<String>> {
         &state.tokens
     }
