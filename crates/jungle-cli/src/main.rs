@@ -12,6 +12,7 @@ macro_rules! say {
 
 mod commands;
 mod input;
+mod numbered_jobs;
 
 use std::process::ExitCode;
 

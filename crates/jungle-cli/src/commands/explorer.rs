@@ -3,11 +3,9 @@
 //! header, then one game a line in game order), progress on stderr. The shipped collection is this output
 //! compressed with zstd (docs/server.md, "Opening explorer").
 
-use std::collections::BTreeMap;
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::process::ExitCode;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use jungle_platform::selfplay_openings::SelfPlay;
@@ -15,6 +13,7 @@ use jungle_platform::selfplay_openings::collection::{game_line, header};
 use jungle_rules::Rules;
 
 use crate::input::bad_input;
+use crate::numbered_jobs::run_in_order;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -83,42 +82,26 @@ fn collect(args: CollectArgs) -> anyhow::Result<ExitCode> {
         .trim_end()
     );
     let started = Instant::now();
-    let next = AtomicU64::new(args.first);
     let last = args.first + args.games - 1;
-    // Games finish out of order; each is printed once every earlier one is, so the output is the same whatever
-    // --jobs, and a run cut short keeps a prefix of the games.
-    let finished: Mutex<(u64, BTreeMap<u64, String>)> = Mutex::new((args.first, BTreeMap::new()));
-    std::thread::scope(|scope| {
-        for _ in 0..args.jobs {
-            scope.spawn(|| {
-                loop {
-                    let number = next.fetch_add(1, Ordering::SeqCst);
-                    if number > last {
-                        break;
-                    }
-                    let line = game_line(&options.play(number));
-                    let mut guard = finished.lock().expect("not poisoned");
-                    let (next_to_print, waiting) = &mut *guard;
-                    waiting.insert(number, line);
-                    while let Some(line) = waiting.remove(next_to_print) {
-                        if writeln!(std::io::stdout(), "{line}").is_err() {
-                            // Stdout closed (`| head`): no game left to play is worth playing.
-                            next.store(last + 1, Ordering::SeqCst);
-                            return;
-                        }
-                        *next_to_print += 1;
-                    }
-                    if number.is_multiple_of(100) {
-                        eprintln!(
-                            "{} games in {:.0} s",
-                            number - args.first + 1,
-                            started.elapsed().as_secs_f64()
-                        );
-                    }
-                }
-            });
-        }
-    });
+    run_in_order(
+        args.first..=last,
+        args.jobs,
+        |number| game_line(&options.play(number)),
+        |number, line| {
+            if writeln!(std::io::stdout(), "{line}").is_err() {
+                // Stdout closed (`| head`): no game left to play is worth playing.
+                return ControlFlow::Break(());
+            }
+            if number.is_multiple_of(100) {
+                eprintln!(
+                    "{} games in {:.0} s",
+                    number - args.first + 1,
+                    started.elapsed().as_secs_f64()
+                );
+            }
+            ControlFlow::Continue(())
+        },
+    );
     eprintln!(
         "{} games in {:.1} s",
         args.games,

@@ -7,19 +7,19 @@
 //!   `game-GAME-PLY` for seed 1 at 10,000 nodes, `game-sSEED-nNODES-GAME-PLY` for any other run.
 //! - `jungle puzzles verify FILE [--tb DIR] [--nodes N]`: checks every puzzle again (exit 1 if any fails).
 
-use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
 use jungle_puzzles::selfplay::{SelfPlay, game_puzzles};
 use jungle_puzzles::tablebase::{Search, puzzles_of_material};
-use jungle_puzzles::{Puzzle, Verdict, read_collection, verify, write_collection};
+use jungle_puzzles::{Verdict, read_collection, verify, write_collection};
 use jungle_tb::{Material, Tablebases};
 
 use crate::input::bad_input;
+use crate::numbered_jobs::run_in_order;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -169,44 +169,31 @@ fn games(args: GamesArgs) -> anyhow::Result<ExitCode> {
         ..SelfPlay::default()
     };
     let started = Instant::now();
-    let next = AtomicU32::new(args.first);
-    let last = args.first + args.games - 1;
-    // Games finish out of order; each game's puzzles are printed as soon as every earlier game's are, so the
-    // output is the same whatever --jobs, and a run cut short keeps what it printed.
-    let finished: Mutex<(u32, BTreeMap<u32, Vec<Puzzle>>, usize)> =
-        Mutex::new((args.first, BTreeMap::new(), 0));
     let candidates = AtomicU32::new(0);
     let prefix = options.id_prefix();
-    std::thread::scope(|scope| {
-        for _ in 0..args.jobs {
-            scope.spawn(|| {
-                loop {
-                    let number = next.fetch_add(1, Ordering::SeqCst);
-                    if number > last {
-                        break;
-                    }
-                    let found = game_puzzles(&options, number, &prefix, &mut |_, _| {
-                        candidates.fetch_add(1, Ordering::Relaxed);
-                    });
-                    eprintln!(
-                        "game {number}: {} puzzles ({:.0} s)",
-                        found.len(),
-                        started.elapsed().as_secs_f64()
-                    );
-                    let mut guard = finished.lock().expect("not poisoned");
-                    let (next_to_print, waiting, printed) = &mut *guard;
-                    waiting.insert(number, found);
-                    while let Some(puzzles) = waiting.remove(next_to_print) {
-                        *printed += puzzles.len();
-                        print!("{}", write_collection(&puzzles));
-                        let _ = std::io::Write::flush(&mut std::io::stdout());
-                        *next_to_print += 1;
-                    }
-                }
+    let mut printed = 0;
+    run_in_order(
+        u64::from(args.first)..=u64::from(args.first) + u64::from(args.games) - 1,
+        args.jobs,
+        |number| {
+            let number = u32::try_from(number).expect("the numbers of a u32 range");
+            let found = game_puzzles(&options, number, &prefix, &mut |_, _| {
+                candidates.fetch_add(1, Ordering::Relaxed);
             });
-        }
-    });
-    let printed = finished.into_inner().expect("not poisoned").2;
+            eprintln!(
+                "game {number}: {} puzzles ({:.0} s)",
+                found.len(),
+                started.elapsed().as_secs_f64()
+            );
+            found
+        },
+        |_, puzzles| {
+            printed += puzzles.len();
+            print!("{}", write_collection(&puzzles));
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+            ControlFlow::Continue(())
+        },
+    );
     eprintln!(
         "{} games, {} candidates, {printed} puzzles in {:.1} s",
         args.games,
