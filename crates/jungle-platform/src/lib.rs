@@ -24,6 +24,7 @@ pub mod rate;
 pub mod ratings;
 pub mod room;
 pub mod seats;
+pub mod tournament_play;
 pub mod tournaments;
 pub mod unattended;
 
