@@ -28,4 +28,5 @@ mod router;
 mod support;
 mod tablebase_explorer;
 mod takeback;
+mod tournaments;
 mod websocket;
