@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::lobby::{Person, seat_cookie};
 use crate::support::{Client, PATIENCE, TestServer, start_config, temp_dir};
 
-fn config(db: std::path::PathBuf) -> Config {
+pub fn config(db: std::path::PathBuf) -> Config {
     let limits = Limits {
         creates_per_minute: 1000,
         requests_per_minute: 10_000,
@@ -27,7 +27,7 @@ fn config(db: std::path::PathBuf) -> Config {
 }
 
 /// A tournament as `person` sees it.
-async fn tournament(addr: SocketAddr, person: &Person, id: &str) -> Value {
+pub async fn tournament(addr: SocketAddr, person: &Person, id: &str) -> Value {
     let (status, _, answer) = person
         .send(addr, "GET", &format!("/api/tournaments/{id}"), "")
         .await;
@@ -36,7 +36,7 @@ async fn tournament(addr: SocketAddr, person: &Person, id: &str) -> Value {
 }
 
 /// Asks for the tournament until `done` holds (the sweep runs every second; nothing is timed).
-async fn wait_until(
+pub async fn wait_until(
     addr: SocketAddr,
     person: &Person,
     id: &str,
@@ -57,7 +57,7 @@ async fn wait_until(
 }
 
 /// Moves a tournament's start to now (as if its time had come), behind the server's back.
-fn start_now(server: &TestServer, id: &str) {
+pub fn start_now(server: &TestServer, id: &str) {
     server
         .state
         .store
@@ -74,7 +74,7 @@ async fn my_game(addr: SocketAddr, person: &Person, id: &str) -> String {
 }
 
 /// `loser` resigns their game over its websocket.
-async fn resign(addr: SocketAddr, loser: &Person, game: &str) {
+pub async fn resign(addr: SocketAddr, loser: &Person, game: &str) {
     let cookie = seat_cookie(addr, loser, game).await;
     let mut client = Client::connect(addr, game, Some(&cookie)).await;
     assert!(client.seat.is_some(), "the loser has a seat");
@@ -82,13 +82,13 @@ async fn resign(addr: SocketAddr, loser: &Person, game: &str) {
     client.wait_for(|state| !state["outcome"].is_null()).await;
 }
 
-async fn create(addr: SocketAddr, person: &Person, body: &str) -> String {
+pub async fn create(addr: SocketAddr, person: &Person, body: &str) -> String {
     let (status, _, answer) = person.send(addr, "POST", "/api/tournaments", body).await;
     assert_eq!(status, 201, "{answer}");
     answer["tournament"]["id"].as_str().unwrap().to_string()
 }
 
-const SWISS: &str = r#"{"name":"Friday Swiss","minutes":3,"increment":2,"kind":"swiss","rounds":3,"starts_in_minutes":60,"rated":true}"#;
+pub const SWISS: &str = r#"{"name":"Friday Swiss","minutes":3,"increment":2,"kind":"swiss","rounds":3,"starts_in_minutes":60,"rated":true}"#;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_requests_get_reasons_never_a_crash() {
@@ -310,4 +310,96 @@ async fn an_arena_pairs_at_once_and_ends_on_time() {
     let top = &done["podium"][0];
     assert_eq!(top["name"], "arenaann");
     assert_eq!(top["score"], "4", "two wins: {done}");
+}
+
+/// Who of `people` (with their names) plays Red in `game` (a game of the tournament's answer).
+pub fn red_of<'a>(people: &'a [(Person, &str)], game: &Value) -> &'a Person {
+    let red = game["red"].as_str().unwrap();
+    &people.iter().find(|(_, name)| *name == red).unwrap().0
+}
+
+/// The game being played in round `round`, once it is paired.
+pub async fn round_game(addr: SocketAddr, person: &Person, id: &str, round: u64) -> Value {
+    let t = wait_until(addr, person, id, |t| {
+        t["tournament"]["current_round"] == round
+            && t["games"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|g| g["round"] == round)
+    })
+    .await;
+    t["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["round"] == round)
+        .unwrap()
+        .clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_dying_mid_event_loses_no_game_and_no_score() {
+    use crate::support::IsolatedServer;
+    use crate::support::nats::broker_url;
+    use jungle_server::ClusterConfig;
+    use jungle_server::store::scratch::{ScratchSchema, test_postgres_url};
+
+    let schema = ScratchSchema::new(&test_postgres_url()).unwrap_or_else(|e| panic!("{e}"));
+    let db = std::path::PathBuf::from(schema.url());
+    let node_config = || Config {
+        engine_threads: 1,
+        cluster: Some(ClusterConfig::new(broker_url())),
+        ..config(db.clone())
+    };
+    let a = IsolatedServer::start_config(&node_config());
+    let b = start_config(&node_config()).await;
+    let people = [
+        (Person::sign_up(b.addr, "nodeann").await, "nodeann"),
+        (Person::sign_up(b.addr, "nodebob").await, "nodebob"),
+        (Person::sign_up(b.addr, "nodecid").await, "nodecid"),
+    ];
+    // Created and joined through node A, which also plays the first round.
+    let id = create(a.addr, &people[0].0, SWISS).await;
+    for (person, _) in &people[1..] {
+        let (status, _, answer) = person
+            .send(a.addr, "POST", &format!("/api/tournaments/{id}/join"), "")
+            .await;
+        assert_eq!(status, 204, "{answer}");
+    }
+    start_now(&b, &id);
+    let first = round_game(a.addr, &people[0].0, &id, 1).await;
+    let first_id = first["id"].as_str().unwrap().to_string();
+    resign(a.addr, red_of(&people, &first), &first_id).await;
+    // Node A dies right after the game's end: it paired round 2 before, or node B's sweep does it now.
+    a.kill();
+    for round in 2..=3 {
+        let game = round_game(b.addr, &people[0].0, &id, round).await;
+        resign(b.addr, red_of(&people, &game), game["id"].as_str().unwrap()).await;
+    }
+    let done = wait_until(b.addr, &people[1].0, &id, |t| {
+        t["tournament"]["status"] == "finished"
+    })
+    .await;
+    let games = done["games"].as_array().unwrap();
+    let mut rounds: Vec<u64> = games.iter().map(|g| g["round"].as_u64().unwrap()).collect();
+    rounds.sort_unstable();
+    assert_eq!(
+        rounds,
+        [1, 2, 3],
+        "one game a round, none lost and none twice: {done}"
+    );
+    assert!(games.iter().all(|g| g["result"] == "1-0"), "{done}");
+    assert!(
+        games.iter().any(|g| g["id"] == first_id.as_str()),
+        "node A's game is kept"
+    );
+    let points: f64 = done["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["score"].as_str().unwrap().parse::<f64>().unwrap())
+        .sum();
+    assert_eq!(points, 6.0, "three wins and three byes: {done}");
+    b.kill().await;
 }
