@@ -29,4 +29,5 @@ mod support;
 mod tablebase_explorer;
 mod takeback;
 mod tournaments;
+mod tournaments_browser;
 mod websocket;
