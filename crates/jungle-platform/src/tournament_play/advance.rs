@@ -147,7 +147,7 @@ fn finish(hub: &Hub, t: &Tournament, now: i64) -> Result<(), TournamentError> {
 }
 
 /// The hub's game-end listener: if the game belongs to a tournament, its next pairing is made now rather
-/// than at the next sweep.
+/// than at the next sweep (and an arena player who never came to it is paused first).
 pub fn on_game_end(hub: &Arc<Hub>, game_id: &str) {
     let found = match hub.store.tournament_of_game(game_id) {
         Ok(found) => found,
@@ -156,11 +156,42 @@ pub fn on_game_end(hub: &Arc<Hub>, game_id: &str) {
             return;
         }
     };
-    if let Some((id, _)) = found
-        && let Err(e) = advance(hub, &id)
-    {
+    let Some((id, _)) = found else { return };
+    if let Err(e) = pause_no_show(hub, &id, game_id) {
+        tracing::error!(tournament = %id, error = %e, "an absent arena player was not paused");
+    }
+    if let Err(e) = advance(hub, &id) {
         tracing::error!(tournament = %id, error = %e, "a tournament did not move on after a game");
     }
+}
+
+/// An arena game aborted because a side never made its first move (its player left the page without leaving
+/// the arena): that player is taken out as if they had left, so they are not paired again and again with
+/// players who wait for them; joining again brings them back. Told by the node that stored the abort (the
+/// only one whose listener hears it), so it happens once. Blue moves first: no move means Blue was away,
+/// one move Red.
+fn pause_no_show(hub: &Hub, id: &str, game_id: &str) -> Result<(), TournamentError> {
+    let Some(tournament) = hub.store.tournament(id)? else {
+        return Ok(());
+    };
+    if !matches!(tournament.kind, TournamentKind::Arena { .. }) {
+        return Ok(());
+    }
+    let Some(game) = hub
+        .store
+        .tournament_games(id)?
+        .into_iter()
+        .find(|g| g.id == game_id)
+    else {
+        return Ok(());
+    };
+    let away = match (game.aborted(), game.plies) {
+        (true, 0) => game.players.blue,
+        (true, 1) => game.players.red,
+        _ => return Ok(()),
+    };
+    hub.store.set_tournament_player_active(id, away, false)?;
+    Ok(())
 }
 
 /// Every node's periodic pass over the tournaments that are due or running.

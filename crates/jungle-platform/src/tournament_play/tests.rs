@@ -308,3 +308,40 @@ async fn bad_requests_and_limits_are_refused_with_reasons() {
     let stranger = leave(&hub, &account(5), &t.id).unwrap_err();
     assert!(stranger.to_string().contains("not in"), "{stranger}");
 }
+
+#[tokio::test]
+async fn an_arena_player_who_never_came_to_a_game_is_paused_until_they_join_again() {
+    let hub = hub();
+    let request = CreateRequest {
+        name: "Blitz arena".into(),
+        minutes: 3.0,
+        kind: "arena".into(),
+        arena_minutes: Some(30.0),
+        ..CreateRequest::default()
+    };
+    let t = create(&hub, &account(1), &request).unwrap();
+    join(&hub, &account(2), &t.id).unwrap();
+    let (game, blue, red) = playing(&hub, &t.id).remove(0);
+    // Blue never moves: the game is aborted (as the first-move wait does) and the hub's listener told.
+    assert!(hub.store.finish(&game, 0, "*", None, "aborted").unwrap());
+    on_game_end(&hub, &game);
+    let players = hub.store.tournament_players(&t.id).unwrap();
+    let active = |id: i64| players.iter().find(|p| p.user_id == id).unwrap().active;
+    assert!(!active(blue), "the absent player is paused");
+    assert!(active(red));
+    assert!(
+        playing(&hub, &t.id).is_empty(),
+        "nobody is paired with an absent player"
+    );
+    // Back: paired again at once, and the aborted game counted for nobody.
+    join(&hub, &account(blue), &t.id).unwrap();
+    assert_eq!(playing(&hub, &t.id).len(), 1);
+    let record =
+        record::Record::load(&hub.store, hub.store.tournament(&t.id).unwrap().unwrap()).unwrap();
+    assert!(
+        standings(&record)
+            .lines
+            .iter()
+            .all(|l| l.score == "0" && l.games == 0)
+    );
+}
