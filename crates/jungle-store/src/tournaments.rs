@@ -71,6 +71,19 @@ pub struct Tournament {
     pub finished_at: Option<i64>,
 }
 
+impl Tournament {
+    /// When an arena ends (its start plus its length); `None` for a Swiss event, which ends with its rounds.
+    pub fn ends_at(&self) -> Option<i64> {
+        match self.kind {
+            TournamentKind::Arena { duration_ms } => Some(
+                self.starts_at
+                    .saturating_add(i64::try_from(duration_ms).unwrap_or(i64::MAX)),
+            ),
+            TournamentKind::Swiss { .. } => None,
+        }
+    }
+}
+
 const TOURNAMENT_COLUMNS: &str = "id, name, creator_id, creator_name, rules, clock_initial_ms, \
     clock_increment_ms, kind, rounds, duration_ms, starts_at, rated, status, current_round, created_at, \
     finished_at";

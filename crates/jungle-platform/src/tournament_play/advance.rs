@@ -39,14 +39,41 @@ pub fn advance(hub: &Arc<Hub>, id: &str) -> Result<(), TournamentError> {
         }
         TournamentStatus::Running => {}
     }
-    if tournament.status != TournamentStatus::Running {
+    if tournament.status != TournamentStatus::Running || !may_move(hub, &tournament, now)? {
         return Ok(());
     }
     let record = Record::load(&hub.store, tournament)?;
     match record.tournament.kind {
         TournamentKind::Swiss { rounds } => advance_swiss(hub, &record, rounds, now),
-        TournamentKind::Arena { duration_ms } => advance_arena(hub, &record, duration_ms, now),
+        TournamentKind::Arena { .. } => advance_arena(hub, &record, now),
     }
+}
+
+/// Whether a running tournament may have something to do, from its games and players alone: the sweep asks
+/// every second for every running tournament, and most of the time the answer is no, without reading every
+/// player's rating (which the pairing needs). A Swiss round being played, or an arena with fewer than two
+/// free players before its end or games still running after it, waits.
+fn may_move(hub: &Hub, t: &Tournament, now: i64) -> Result<bool, TournamentError> {
+    let games = hub.store.tournament_games(&t.id)?;
+    let busy = |account: i64| {
+        games.iter().any(|g| {
+            g.finished_at.is_none() && (g.players.blue == account || g.players.red == account)
+        })
+    };
+    Ok(match t.kind {
+        TournamentKind::Swiss { .. } => !games.iter().any(|g| g.finished_at.is_none()),
+        TournamentKind::Arena { .. } if t.ends_at().is_some_and(|end| now >= end) => {
+            !games.iter().any(|g| g.finished_at.is_none())
+        }
+        TournamentKind::Arena { .. } => {
+            let players = hub.store.tournament_players(&t.id)?;
+            players
+                .iter()
+                .filter(|p| p.active && !busy(p.user_id))
+                .count()
+                >= 2
+        }
+    })
 }
 
 /// A Swiss event: the next round once the last one is over, or the end after the last round (or when no
@@ -97,17 +124,9 @@ fn advance_swiss(
 }
 
 /// An arena: its free players paired at once until its end; then, once its last games are over, the end.
-fn advance_arena(
-    hub: &Arc<Hub>,
-    record: &Record,
-    duration_ms: u64,
-    now: i64,
-) -> Result<(), TournamentError> {
+fn advance_arena(hub: &Arc<Hub>, record: &Record, now: i64) -> Result<(), TournamentError> {
     let t = &record.tournament;
-    let ends_at = t
-        .starts_at
-        .saturating_add(i64::try_from(duration_ms).unwrap_or(i64::MAX));
-    if now >= ends_at {
+    if t.ends_at().is_some_and(|end| now >= end) {
         // No new pairings; the games still running count when they end.
         if record.unfinished().next().is_none() {
             finish(hub, t, now)?;

@@ -199,13 +199,7 @@ async fn one(
         })
     });
     let t = &record.tournament;
-    let ends_at = match t.kind {
-        TournamentKind::Arena { duration_ms } => Some(
-            t.starts_at
-                .saturating_add(i64::try_from(duration_ms).unwrap_or(i64::MAX)),
-        ),
-        TournamentKind::Swiss { .. } => None,
-    };
+    let ends_at = t.ends_at();
     let podium = (t.status == TournamentStatus::Finished).then(|| table.podium().to_vec());
     Ok(Json(json!({
         "tournament": t,
