@@ -25,6 +25,7 @@ pub mod ratings;
 pub mod room;
 pub mod seats;
 pub mod selfplay_openings;
+pub mod tournament_play;
 pub mod tournaments;
 pub mod unattended;
 

@@ -211,25 +211,8 @@ pub fn accept(hub: &Arc<Hub>, acceptor: &Account, id: &str) -> Result<Seat, Lobb
         ),
     };
     let game_id = crate::hub::new_game_id();
-    let record = GameRecord {
-        id: game_id.clone(),
-        created_at: now,
-        mode: "friend".to_string(),
-        rules: rules.to_string(),
-        start_fen: jungle_rules::fen::to_fen(&Position::start(&rules)),
-        engine_level: None,
-        engine_side: None,
-        blue_token: Some(tokens.blue.clone()),
-        red_token: Some(tokens.red.clone()),
-        blue_name: Some(names.blue),
-        red_name: Some(names.red),
-        clock_initial_ms,
-        clock_increment_ms,
-        result: None,
-        winner: None,
-        termination: None,
-        finished_at: None,
-    };
+    let clock = clock_initial_ms.map(|initial| (initial, clock_increment_ms.unwrap_or(0)));
+    let record = game_between(&game_id, now, &rules, names, &tokens, clock);
     let pairing = Pairing {
         game_id: game_id.clone(),
         seek_id: seek.id.clone(),
@@ -258,6 +241,37 @@ pub fn accept(hub: &Arc<Hub>, acceptor: &Account, id: &str) -> Result<Seat, Lobb
         side,
         token: tokens.get(side).clone(),
     })
+}
+
+/// The record of a new game between two accounts from the start position, both seats taken (their tokens):
+/// what a seek makes, and a tournament's pairing.
+pub(crate) fn game_between(
+    game_id: &str,
+    now: i64,
+    rules: &Rules,
+    names: BySide<String>,
+    tokens: &BySide<String>,
+    clock: Option<(u64, u64)>,
+) -> GameRecord {
+    GameRecord {
+        id: game_id.to_string(),
+        created_at: now,
+        mode: "friend".to_string(),
+        rules: rules.to_string(),
+        start_fen: jungle_rules::fen::to_fen(&Position::start(rules)),
+        engine_level: None,
+        engine_side: None,
+        blue_token: Some(tokens.blue.clone()),
+        red_token: Some(tokens.red.clone()),
+        blue_name: Some(names.blue),
+        red_name: Some(names.red),
+        clock_initial_ms: clock.map(|c| c.0),
+        clock_increment_ms: clock.map(|c| c.1),
+        result: None,
+        winner: None,
+        termination: None,
+        finished_at: None,
+    }
 }
 
 /// The creator's and the acceptor's something, by side.

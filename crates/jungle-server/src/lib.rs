@@ -14,6 +14,7 @@ mod ratings;
 mod router;
 pub mod shared;
 pub mod tablebase;
+mod tournaments;
 
 pub use jungle_platform::{
     ClusterConfig, ClusterError, EnginePool, Hub, HubError, Limits, NewGame, Store, StoreError,
@@ -82,6 +83,8 @@ impl Config {
 
 /// How often idle rooms and forgotten rate-limit entries are swept.
 const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(30);
+/// How often each node looks at the tournaments that are due or running.
+const TOURNAMENT_SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]
@@ -151,6 +154,19 @@ impl Server {
         }
         // Correspondence games whose time ran out while the server was down are decided now.
         jungle_platform::correspondence::sweep(&state)?;
+        // Tournaments move on every second on every node (start times, an arena's end, games that ended on
+        // another node, a dead node's work); the database decides each step once (docs/server.md).
+        let tournaments = Arc::downgrade(&state);
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(TOURNAMENT_SWEEP_EVERY);
+            loop {
+                every.tick().await;
+                let Some(hub) = tournaments.upgrade() else {
+                    break;
+                };
+                jungle_platform::tournament_play::sweep(&hub);
+            }
+        });
         let sweeper = Arc::downgrade(&state);
         tokio::spawn(async move {
             let mut every = tokio::time::interval(SWEEP_EVERY);

@@ -26,6 +26,9 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'
 
 /// The application, with its front end from `assets`.
 pub fn router(state: AppState, assets: Assets) -> Router {
+    // A tournament pairs its next games the moment one of its games ends on this node, wherever the site is
+    // served from (a test's `app` too): the hub tells whoever listens, once set.
+    state.on_game_end(jungle_platform::tournament_play::on_game_end);
     Router::new()
         .route("/static/{file}", get(static_file))
         .merge(crate::games::routes())
@@ -40,6 +43,7 @@ pub fn router(state: AppState, assets: Assets) -> Router {
         .merge(crate::lessons::routes())
         .merge(crate::tablebase::routes())
         .merge(crate::explorer::routes())
+        .merge(crate::tournaments::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(

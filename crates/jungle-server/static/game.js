@@ -12,8 +12,10 @@ import { followRatings } from "./game-ratings.js";
 import { correspondenceMeta, drawDeadline } from "./deadline.js";
 import { abandon, keepAlive, reconnectDelay } from "./liveness.js";
 import { wireCopy, wireJoin, wireMoveKeys, wireMute } from "./game-controls.js";
+import { linkTournament } from "./game-tournament.js";
 
 const gameId = location.pathname.split("/").pop();
+linkTournament(gameId);
 const view = { premove: null, browsing: null, sounds, seat: null, state: null, receivedAt: 0, offlineAt: null, bannerClosedAt: null, flippedByUser: null, socket: null, retries: 0, resignArmed: null };
 window.jungle = view; // read by the end-to-end tests
 const showRatings = followRatings(gameId, () => { if (view.state) drawStatus(); });

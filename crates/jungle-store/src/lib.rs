@@ -49,8 +49,13 @@ mod list;
 mod one_move;
 mod overdue;
 mod rematch;
+mod tournaments;
 pub use list::{GameList, GameSummary};
 pub use overdue::{Ending, Sweep, Swept, Unattended, Verdict};
+pub use tournaments::{
+    Joined, RoundGame, Tournament, TournamentGame, TournamentKind, TournamentPlayer,
+    TournamentStatus,
+};
 
 /// A storage failure (the database could not be opened or written, a statement failed, or a stored value is
 /// not what the schema means).

@@ -42,6 +42,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/postgres/0008_lessons.sql"),
     include_str!("../migrations/postgres/0009_puzzle_history.sql"),
     include_str!("../migrations/postgres/0010_opening_explorer.sql"),
+    include_str!("../migrations/postgres/0011_tournaments.sql"),
 ];
 
 /// The advisory lock migrations run under, so servers starting together migrate once (any constant that

@@ -31,6 +31,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("../migrations/0014_lessons.sql"),
     include_str!("../migrations/0015_puzzle_history.sql"),
     include_str!("../migrations/0016_opening_explorer.sql"),
+    include_str!("../migrations/0017_tournaments.sql"),
 ];
 
 /// Enough cached statements for every statement of the store (about sixty) with room to spare.

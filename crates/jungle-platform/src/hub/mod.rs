@@ -113,7 +113,13 @@ pub struct Hub {
     me: Weak<Hub>,
     /// The Hidden Jungle games held in memory (see `hidden`).
     pub hidden: Rooms<Hidden>,
+    /// What is told of an open game's end (a tournament pairing its next round): set once by whoever puts
+    /// the server together, so the hub knows nothing of what listens.
+    game_ended: OnceLock<GameEnded>,
 }
+
+/// A listener for the end of an open game: the hub and the game's id.
+pub type GameEnded = fn(&Arc<Hub>, &str);
 
 /// A fresh secret: 128 random bits from the thread's cryptographic generator, as hex.
 pub fn new_token() -> String {
@@ -175,7 +181,21 @@ impl Hub {
             outbox: OnceLock::new(),
             announcements: Default::default(),
             hidden: Rooms::default(),
+            game_ended: OnceLock::new(),
         })
+    }
+
+    /// Has `listener` told of every open game's end seen by this node from now on (more than once for a
+    /// game is possible: a listener must not mind). Set once; a second call changes nothing.
+    pub fn on_game_end(&self, listener: GameEnded) {
+        let _ = self.game_ended.set(listener);
+    }
+
+    /// Tells the listener, if any, that the game `id` ended.
+    fn game_ended(self: &Arc<Self>, id: &str) {
+        if let Some(listener) = self.game_ended.get() {
+            listener(self, id);
+        }
     }
 
     /// Joins the other nodes through the broker: from now on the rooms publish their changes and catch up
@@ -422,7 +442,7 @@ impl Hub {
     /// for the running clock, and one that aborts a game that does not begin.
     pub fn after_change(self: &Arc<Self>, room: &Arc<Room>) {
         let (join_wait, first_move_wait) = (self.limits.join_wait, self.limits.first_move_wait);
-        let (engine, deadline, abort_at, generation) = {
+        let (engine, deadline, abort_at, generation, finished) = {
             let mut state = room.lock();
             let engine = engine_turn(&state).map(|(generation, level)| {
                 state.thinking = true;
@@ -434,8 +454,17 @@ impl Hub {
                 state.clock.as_ref().and_then(Clock::deadline)
             };
             let abort_at = state.abort_deadline(join_wait, first_move_wait);
-            (engine, deadline, abort_at, state.generation)
+            (
+                engine,
+                deadline,
+                abort_at,
+                state.generation,
+                state.is_finished(),
+            )
         };
+        if finished {
+            self.game_ended(&room.id);
+        }
         // The timers do not keep the room: one that left memory (in a cluster, nobody here watched it) is the
         // business of the nodes that hold the game, or of the sweep for games nobody holds.
         if let Some(abort_at) = abort_at {
@@ -447,8 +476,13 @@ impl Hub {
                     return;
                 };
                 match room.abort_if_not_begun(&hub.store, generation, join_wait, first_move_wait) {
+                    Ok(()) => {
+                        if room.lock().is_finished() {
+                            hub.game_ended(&room.id);
+                        }
+                    }
                     // Out of date: another node ended the game first (the room was read again).
-                    Ok(()) | Err(ActionError::OutOfDate) => {}
+                    Err(ActionError::OutOfDate) => {}
                     Err(e) => {
                         tracing::error!(game = %room.id, error = %e, "an abort was not saved")
                     }

@@ -77,6 +77,41 @@ const FILES: &[(&str, &str, &[u8])] = &[
     ),
     ("lobby.js", JS, include_bytes!("../../static/lobby.js")),
     (
+        "tournaments.html",
+        HTML,
+        include_bytes!("../../static/tournaments.html"),
+    ),
+    (
+        "tournament.html",
+        HTML,
+        include_bytes!("../../static/tournament.html"),
+    ),
+    (
+        "tournaments.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../../static/tournaments.css"),
+    ),
+    (
+        "tournaments.js",
+        JS,
+        include_bytes!("../../static/tournaments.js"),
+    ),
+    (
+        "tournament.js",
+        JS,
+        include_bytes!("../../static/tournament.js"),
+    ),
+    (
+        "tournament-shared.js",
+        JS,
+        include_bytes!("../../static/tournament-shared.js"),
+    ),
+    (
+        "game-tournament.js",
+        JS,
+        include_bytes!("../../static/game-tournament.js"),
+    ),
+    (
         "lobby-shared.js",
         JS,
         include_bytes!("../../static/lobby-shared.js"),

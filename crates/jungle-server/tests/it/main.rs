@@ -28,4 +28,6 @@ mod router;
 mod support;
 mod tablebase_explorer;
 mod takeback;
+mod tournaments;
+mod tournaments_browser;
 mod websocket;
