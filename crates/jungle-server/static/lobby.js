@@ -3,7 +3,7 @@
 // when one of the player's seeks is accepted, the page takes its seat and goes to the game.
 
 import { mountAccountBar } from "./account-bar.js";
-import { $ } from "./dom.js";
+import { $, showError } from "./dom.js";
 import { localise, t } from "./i18n.js";
 import { postJson } from "./api.js";
 import { enterGame, timeText } from "./lobby-shared.js";
@@ -15,12 +15,6 @@ const view = { me: null, seeks: [], waitingQuick: null, leaving: false };
 localise();
 mountAccountBar();
 $("opponent").placeholder = t("lobby.anyone");
-
-function showError(id, error) {
-  const el = $(id);
-  el.textContent = error ? String(error.message || error) : "";
-  el.hidden = !error;
-}
 
 function rangeText(seek) {
   if (seek.rating_min == null && seek.rating_max == null) return "";

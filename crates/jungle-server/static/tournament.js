@@ -4,7 +4,7 @@
 // to the game (the game's page links back here).
 
 import { mountAccountBar } from "./account-bar.js";
-import { $ } from "./dom.js";
+import { $, showError } from "./dom.js";
 import { localise, t } from "./i18n.js";
 import { postJson } from "./api.js";
 import { enterGame } from "./lobby-shared.js";
@@ -16,12 +16,6 @@ const view = { data: null, fetchedAt: 0, leaving: false, seen: new Set() };
 
 localise();
 mountAccountBar();
-
-function showError(error) {
-  const el = $("tour-error");
-  el.textContent = error ? String(error.message || error) : "";
-  el.hidden = !error;
-}
 
 function resultText(game) {
   if (game.playing) return t("tour.playing");
@@ -150,7 +144,7 @@ async function goToGame(gameId) {
     await enterGame(gameId);
   } catch (e) {
     view.leaving = false;
-    showError(e);
+    showError("tour-error", e);
   }
 }
 
@@ -159,7 +153,7 @@ async function refresh() {
     const response = await fetch(`/api/tournaments/${encodeURIComponent(id)}`);
     const answer = await response.json().catch(() => ({}));
     if (!response.ok) {
-      showError(answer.error || response.statusText);
+      showError("tour-error", answer.error || response.statusText);
       return;
     }
     view.data = answer;
@@ -175,9 +169,9 @@ function action(button, path) {
     $(button).disabled = true;
     try {
       await postJson(`/api/tournaments/${encodeURIComponent(id)}/${path}`);
-      showError(null);
+      showError("tour-error", null);
     } catch (e) {
-      showError(e);
+      showError("tour-error", e);
     } finally {
       $(button).disabled = false;
       refresh();

@@ -3,7 +3,7 @@
 // as minutes from now or a date and time). A new tournament's page opens once it is made.
 
 import { mountAccountBar } from "./account-bar.js";
-import { $ } from "./dom.js";
+import { $, showError } from "./dom.js";
 import { localise, t } from "./i18n.js";
 import { postJson } from "./api.js";
 import { describe } from "./tournament-shared.js";
@@ -12,12 +12,6 @@ const POLL_MS = 5000;
 
 localise();
 mountAccountBar();
-
-function showError(error) {
-  const el = $("tour-error");
-  el.textContent = error ? String(error.message || error) : "";
-  el.hidden = !error;
-}
 
 function drawList(id, tournaments) {
   const list = $(id);
@@ -86,7 +80,7 @@ $("tour-form").addEventListener("submit", async (event) => {
   if ($("tour-start-kind").value === "at") {
     const at = new Date($("tour-start-at").value).getTime();
     if (Number.isNaN(at)) {
-      showError(t("tour.badStart"));
+      showError("tour-error", t("tour.badStart"));
       return;
     }
     request.starts_at = at;
@@ -98,7 +92,7 @@ $("tour-form").addEventListener("submit", async (event) => {
     const answer = await postJson("/api/tournaments", request);
     location.href = answer.url;
   } catch (e) {
-    showError(e);
+    showError("tour-error", e);
   } finally {
     $("create-tour").disabled = false;
   }

@@ -1,7 +1,7 @@
 //! Tournaments over HTTP on real servers: creating (and the refusals for bad input, guests, joining twice or
 //! too late), a Swiss event paired round by round as its games end, standings with tie-breaks, the link from
-//! a game to its tournament, and a cluster of two nodes on one database where the node that paired a round
-//! is killed mid-event and the other finishes it, no game and no score lost.
+//! a game to its tournament, and a cluster of three nodes on one database where the node that paired a round
+//! is killed mid-event and the other two finish it, each round paired once, no game and no score lost.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -56,7 +56,7 @@ pub async fn wait_until(
     }
 }
 
-/// Moves a tournament's start to now (as if its time had come), behind the server's back.
+/// Moves a tournament's start to the epoch, behind the server's back: its start is due, and an arena's time is up.
 pub fn start_now(server: &TestServer, id: &str) {
     server
         .state
@@ -296,14 +296,9 @@ async fn an_arena_pairs_at_once_and_ends_on_time() {
         .send(addr, "POST", &format!("/api/tournaments/{id}/leave"), "")
         .await;
     assert_eq!(status, 204);
-    // The arena's time is up while the second game is played: it still counts, nothing new is paired.
-    server
-        .state
-        .store
-        .execute_raw(&format!(
-            "UPDATE tournaments SET starts_at = 0 WHERE id = '{id}'"
-        ))
-        .unwrap();
+    // The arena's time is up while the second game is played (its start moved to long ago): it still counts,
+    // nothing new is paired.
+    start_now(&server, &id);
     resign(addr, &bob, &second).await;
     let done = wait_until(addr, &ann, &id, |t| t["tournament"]["status"] == "finished").await;
     assert_eq!(done["games"].as_array().unwrap().len(), 2, "{done}");
@@ -352,8 +347,10 @@ async fn a_node_dying_mid_event_loses_no_game_and_no_score() {
         cluster: Some(ClusterConfig::new(broker_url())),
         ..config(db.clone())
     };
+    // Three nodes: after A dies, B and C both sweep, so each round must still be paired once.
     let a = IsolatedServer::start_config(&node_config());
     let b = start_config(&node_config()).await;
+    let c = start_config(&node_config()).await;
     let people = [
         (Person::sign_up(b.addr, "nodeann").await, "nodeann"),
         (Person::sign_up(b.addr, "nodebob").await, "nodebob"),
@@ -373,9 +370,9 @@ async fn a_node_dying_mid_event_loses_no_game_and_no_score() {
     resign(a.addr, red_of(&people, &first), &first_id).await;
     // Node A dies right after the game's end: it paired round 2 before, or node B's sweep does it now.
     a.kill();
-    for round in 2..=3 {
-        let game = round_game(b.addr, &people[0].0, &id, round).await;
-        resign(b.addr, red_of(&people, &game), game["id"].as_str().unwrap()).await;
+    for (round, node) in [(2, &b), (3, &c)] {
+        let game = round_game(node.addr, &people[0].0, &id, round).await;
+        resign(node.addr, red_of(&people, &game), game["id"].as_str().unwrap()).await;
     }
     let done = wait_until(b.addr, &people[1].0, &id, |t| {
         t["tournament"]["status"] == "finished"
@@ -402,4 +399,5 @@ async fn a_node_dying_mid_event_loses_no_game_and_no_score() {
         .sum();
     assert_eq!(points, 6.0, "three wins and three byes: {done}");
     b.kill().await;
+    c.kill().await;
 }
