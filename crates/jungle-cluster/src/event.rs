@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 /// The subjects of game events: `jungle.game.ID`.
 pub const SUBJECT_PREFIX: &str = "jungle.game.";
 
+/// Every game's events (what a node subscribes to).
+pub const ALL_GAMES: &str = "jungle.game.*";
+
 /// An event larger than this is not read (a real one is a few hundred bytes).
 pub const MAX_EVENT_BYTES: usize = 4096;
 
@@ -43,10 +46,6 @@ pub enum Change {
     Rematch(RematchEvent),
     /// Only who is connected changed.
     Attendance,
-    /// The sender has just begun to hear the game's events (it opened a room of it): a node with someone
-    /// connected to the game answers with who is (its answer to the sender's earlier events may have come
-    /// before the sender was subscribed, and been lost).
-    Joined,
 }
 
 /// A stored move as the event carries it: what the `moves` row holds.

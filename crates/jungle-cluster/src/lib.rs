@@ -3,9 +3,8 @@
 //! Each node holds in memory the rooms its own connections use, so one game may have a room on several
 //! nodes. The database decides everything that must happen once (the unique ply of a move, an ending written
 //! only while the game has none, a seat taken only while free, an engine job claimed with a lease). After a
-//! change, the node that made it publishes a small [`event::GameEvent`] through the broker (NATS) on the game's
-//! own subject; the other nodes that hold the game — only they are subscribed to it ([`Following`]) — catch
-//! up from the database and tell their own connections. A node whose room was
+//! change, the node that made it publishes a small [`event::GameEvent`] through the broker (NATS); the other
+//! nodes that hold the game catch up from the database and tell their own connections. A node whose room was
 //! out of date when it tried to store a move gets the database's refusal, reloads the room and the player is
 //! told. A game no node holds is decided, when its time runs out, by a sweep every node runs.
 //! See docs/deployment.md, "How nodes cooperate".
@@ -16,18 +15,16 @@
 mod broker;
 pub mod event;
 pub mod outbox;
-mod subscriptions;
 pub use outbox::Outbox;
-pub use subscriptions::Following;
 
 use std::hash::BuildHasher;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
+use futures_util::StreamExt;
 use tokio::sync::{Notify, mpsc, oneshot};
 
 use event::GameEvent;
-use subscriptions::Subscriptions;
 
 /// How this node joins the others.
 #[derive(Clone, Debug)]
@@ -67,69 +64,27 @@ const APPLIER_BACKLOG: usize = 1024;
 pub trait Member: Send + Sync + 'static {
     /// Another node changed a game.
     fn apply_event(self: &Arc<Self>, event: &GameEvent);
-    /// The broker confirmed this node's subscription to a game it began to hold: a change stored before
-    /// then was announced to nobody here, so the game is read again.
-    fn followed(self: &Arc<Self>, game: &str);
     /// Events meant for this node may have been lost: everything held in memory is read again.
     fn reload_all(self: &Arc<Self>);
 }
 
-/// What an applier does for a game.
-#[derive(Debug)]
-pub(crate) enum Work {
-    Event(GameEvent),
-    /// The game's subscription is confirmed: read it again (before its events that follow).
-    Followed(String),
-}
-
-impl Work {
-    fn game(&self) -> &str {
-        match self {
-            Work::Event(event) => &event.game,
-            Work::Followed(game) => game,
-        }
-    }
-}
-
-/// The lines to the appliers, each game's work always on the same one.
-#[derive(Debug)]
-pub(crate) struct Appliers {
-    lines: Vec<mpsc::Sender<Work>>,
-    by_game: std::hash::RandomState,
-}
-
-impl Appliers {
-    /// Starts the appliers of `member`'s work; each ends when the member is gone or its line closes.
-    fn start<M: Member>(member: &Arc<M>) -> Appliers {
-        let lines = (0..APPLIERS)
-            .map(|_| {
-                let (line, mut work) = mpsc::channel::<Work>(APPLIER_BACKLOG);
-                let member = Arc::downgrade(member);
-                tokio::spawn(async move {
-                    while let Some(work) = work.recv().await {
-                        let Some(member) = member.upgrade() else {
-                            break;
-                        };
-                        match work {
-                            Work::Event(event) => member.apply_event(&event),
-                            Work::Followed(game) => member.followed(&game),
-                        }
-                    }
-                });
-                line
-            })
-            .collect();
-        Appliers {
-            lines,
-            by_game: std::hash::RandomState::new(),
-        }
-    }
-
-    /// Hands `work` to its game's applier (waiting while that one is full); `false` once it has ended.
-    pub(crate) async fn hand(&self, work: Work) -> bool {
-        let applier = self.by_game.hash_one(work.game()) as usize % self.lines.len();
-        self.lines[applier].send(work).await.is_ok()
-    }
+/// Starts the appliers of `member`'s events; each ends when the member is gone or its line closes.
+fn start_appliers<M: Member>(member: &Arc<M>) -> Vec<mpsc::Sender<GameEvent>> {
+    (0..APPLIERS)
+        .map(|_| {
+            let (line, mut events) = mpsc::channel::<GameEvent>(APPLIER_BACKLOG);
+            let member = Arc::downgrade(member);
+            tokio::spawn(async move {
+                while let Some(event) = events.recv().await {
+                    let Some(member) = member.upgrade() else {
+                        break;
+                    };
+                    member.apply_event(&event);
+                }
+            });
+            line
+        })
+        .collect()
 }
 
 /// Why a node could not join.
@@ -147,7 +102,6 @@ pub struct Cluster {
     pub node: String,
     pub engine_lease: Duration,
     outbox: Outbox,
-    subscriptions: Arc<Subscriptions>,
     /// Notified when events meant for this node may have been lost: its rooms are read again.
     events_lost: Arc<Notify>,
     /// Dropped with the cluster: the task that reloads the rooms after lost events ends (and lets the
@@ -158,29 +112,6 @@ pub struct Cluster {
 impl Cluster {
     pub fn outbox(&self) -> Outbox {
         self.outbox.clone()
-    }
-
-    /// Subscribes this node to `game`'s events while the returned [`Following`] lives (a room of the game
-    /// holds it); once the broker confirmed it, the member is told to read the game again
-    /// ([`Member::followed`]).
-    pub fn follow(&self, game: &str) -> Following {
-        self.subscriptions.follow(game)
-    }
-
-    /// Whether this node hears `game`'s events now (a room of it is held).
-    pub fn is_following(&self, game: &str) -> bool {
-        self.subscriptions.is_followed(game)
-    }
-
-    /// How many games this node is subscribed to.
-    pub fn games_followed(&self) -> usize {
-        self.subscriptions.games()
-    }
-
-    /// How many messages this node received on game subjects since it joined, its own included: what the
-    /// broker's traffic to it is.
-    pub fn messages_heard(&self) -> u64 {
-        self.subscriptions.heard()
     }
 
     /// Tells the node that events meant for it were lost, as the broker's client does after a reconnection
@@ -195,13 +126,20 @@ impl Cluster {
 /// [`Outbox`] from now on and is handed the others'.
 ///
 /// # Errors
-/// When the broker cannot be reached.
+/// When the broker cannot be reached or the subscription fails.
 pub async fn join<M: Member>(
     member: &Arc<M>,
     config: &ClusterConfig,
 ) -> Result<Arc<Cluster>, ClusterError> {
     let events_lost = Arc::new(Notify::new());
     let client = broker::connect(&config.broker, &config.node_id, events_lost.clone()).await?;
+    let mut subscriber = client
+        .subscribe(event::ALL_GAMES)
+        .await
+        .map_err(|e| ClusterError::Broker(e.to_string()))?;
+    // The subscription is in place at the broker before the node serves anyone: no event of its games is
+    // missed.
+    broker::confirm_subscriptions(&client).await?;
     let (outbox, mut outgoing) = Outbox::new(&config.node_id);
     let publisher = client.clone();
     tokio::spawn(async move {
@@ -214,13 +152,25 @@ pub async fn join<M: Member>(
             }
         }
     });
-    // No subscription yet: a node subscribes to a game's subject when it opens a room of it.
-    let subscriptions = Subscriptions::new(
-        client.clone(),
-        Arc::new(Appliers::start(member)),
-        &config.node_id,
-        tokio::runtime::Handle::current(),
-    );
+    let node = config.node_id.clone();
+    let appliers = start_appliers(member);
+    let by_game = std::hash::RandomState::new();
+    tokio::spawn(async move {
+        while let Some(message) = subscriber.next().await {
+            match GameEvent::parse(&message.payload) {
+                Ok(event) if event.node == node => {}
+                Ok(event) => {
+                    let applier = &appliers[by_game.hash_one(&event.game) as usize % APPLIERS];
+                    if applier.send(event).await.is_err() {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(subject = %message.subject, error = %e, "ignored a message")
+                }
+            }
+        }
+    });
     let (left, leaving) = oneshot::channel();
     tokio::spawn(reload_after_lost_events(
         Arc::downgrade(member),
@@ -232,7 +182,6 @@ pub async fn join<M: Member>(
         node: config.node_id.clone(),
         engine_lease: config.engine_lease,
         outbox,
-        subscriptions,
         events_lost,
         _left: left,
     });

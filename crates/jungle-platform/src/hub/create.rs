@@ -126,7 +126,6 @@ impl Hub {
             room_state(&record, &[], self.limits.claim_after)?,
             client,
             self.outbox(),
-            self.following(&record.id),
         ));
         self.rooms.insert(room.clone());
         self.after_change(&room);

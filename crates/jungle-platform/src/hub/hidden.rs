@@ -47,13 +47,7 @@ impl Hub {
         };
         let moves = self.store.hidden_moves(id).map_err(read)?;
         let state = RoomState::from_record(&record, &moves)?;
-        let loaded = Arc::new(HiddenRoom::new(
-            id.to_string(),
-            state,
-            None,
-            self.outbox(),
-            self.following(id),
-        ));
+        let loaded = Arc::new(HiddenRoom::new(id.to_string(), state, None, self.outbox()));
         // Two loads may race: the first one in wins, so everyone shares one room.
         let room = self.hidden.first_in(loaded);
         self.after_hidden_change(&room);
@@ -149,7 +143,6 @@ impl Hub {
             state,
             client,
             self.outbox(),
-            self.following(&record.id),
         ));
         self.hidden.insert(room.clone());
         Ok((room, side, token))

@@ -19,7 +19,7 @@ use serde::Deserialize;
 
 use crate::clock::Clock;
 use crate::cluster::event::{Change, GameEvent};
-use crate::cluster::{Cluster, ClusterConfig, ClusterError, Following, Outbox};
+use crate::cluster::{Cluster, ClusterConfig, ClusterError, Outbox};
 use crate::connections::Connections;
 use crate::engine::EnginePool;
 use crate::limits::Limits;
@@ -230,12 +230,6 @@ impl Hub {
         self.outbox.get().cloned()
     }
 
-    /// For a room of `id` being made: this node's subscription to the game's events, once it joined a
-    /// cluster (the room holds it: the node hears the game while it holds a room of it).
-    pub(crate) fn following(&self, id: &str) -> Option<Following> {
-        self.cluster().map(|cluster| cluster.follow(id))
-    }
-
     /// The room of a game if this node holds it (without loading it).
     pub fn held_room(&self, id: &str) -> Option<Arc<Room>> {
         self.rooms.held(id)
@@ -362,13 +356,7 @@ impl Hub {
                 .map_err(|e| LoadError::from((id, e)))?;
             state.recorded_outcome = Some(outcome);
         }
-        let loaded = Arc::new(Room::new(
-            id.to_string(),
-            state,
-            None,
-            self.outbox(),
-            self.following(id),
-        ));
+        let loaded = Arc::new(Room::new(id.to_string(), state, None, self.outbox()));
         // Two loads may race: the first one in wins, so everyone shares one room.
         let room = self.rooms.first_in(loaded.clone());
         if Arc::ptr_eq(&room, &loaded)
@@ -381,13 +369,8 @@ impl Hub {
             room.refresh(&self.store)?;
             hub.after_change(&room);
         }
-        // Only finished games leave memory on a single server, so only their loads need a tidy-up (not a
-        // restart's); in a cluster, not every load (each would look at every room).
-        let over = {
-            let state = room.lock();
-            state.is_finished() || state.mode == Mode::Import
-        };
-        if over && room.is_idle() {
+        // Only finished games can leave memory, so only their loads need a tidy-up (not a restart's).
+        if room.is_idle() {
             self.tidy(false);
         }
         Ok(Some(room))
@@ -395,9 +378,7 @@ impl Hub {
 
     /// Forgets a finished room nobody is watching (it is reloaded from the store if asked for again), so
     /// memory holds only what is in play. (A takeback needs a connection, so an idle room has no game in play.)
-    /// In a cluster any room nobody here watches and no engine works on leaves, and the node stops hearing its
-    /// game ([`Room::is_idle`]). `room` is the caller's last hold on it.
-    pub fn evict_if_idle(&self, room: Arc<Room>) {
+    pub fn evict_if_idle(&self, room: &Room) {
         self.rooms.evict_if_idle(room);
     }
 
@@ -465,16 +446,11 @@ impl Hub {
         if finished {
             self.game_ended(&room.id);
         }
-        // The timers do not keep the room: one that left memory (in a cluster, nobody here watched it) is the
-        // business of the nodes that hold the game, or of the sweep for games nobody holds.
         if let Some(abort_at) = abort_at {
             let hub = self.clone();
-            let room = Arc::downgrade(room);
+            let room = room.clone();
             tokio::spawn(async move {
                 tokio::time::sleep_until((abort_at + Duration::from_millis(5)).into()).await;
-                let Some(room) = room.upgrade() else {
-                    return;
-                };
                 match room.abort_if_not_begun(&hub.store, generation, join_wait, first_move_wait) {
                     Ok(()) => {
                         if room.lock().is_finished() {
@@ -501,13 +477,10 @@ impl Hub {
         }
         if let Some(deadline) = deadline {
             let hub = self.clone();
-            let room = Arc::downgrade(room);
+            let room = room.clone();
             tokio::spawn(async move {
                 // A little after the deadline, so the clock has surely run out when checked.
                 tokio::time::sleep_until((deadline + Duration::from_millis(5)).into()).await;
-                let Some(room) = room.upgrade() else {
-                    return;
-                };
                 let still_there = room.lock().generation == generation;
                 if still_there {
                     match room.check_flag(&hub.store) {
@@ -538,24 +511,6 @@ impl crate::cluster::Member for Hub {
                 tracing::error!(game = %room.id, error = %e, "could not catch up with another node")
             }
         }
-    }
-
-    /// This node now hears the game's events: its room catches up with what was stored before (announced
-    /// to nobody here), and the other nodes are asked who is connected to it there.
-    fn followed(self: &Arc<Self>, game: &str) {
-        let Some(room) = self.held_room(game) else {
-            // Not an open game held here (any more): maybe a hidden one, which reads itself again.
-            self.apply_hidden_event(game);
-            return;
-        };
-        match room.refresh(&self.store) {
-            Ok(true) => self.after_change(&room),
-            Ok(false) => {}
-            Err(e) => {
-                tracing::error!(game = %room.id, error = %e, "could not read a followed game again")
-            }
-        }
-        room.publish_now(Change::Joined);
     }
 
     fn reload_all(self: &Arc<Self>) {

@@ -16,8 +16,8 @@ use std::time::Instant;
 use jungle_rules::{BySide, Outcome, Side};
 use tokio::sync::broadcast;
 
+use crate::cluster::Outbox;
 use crate::cluster::event::{Change, GameEvent, Headcount};
-use crate::cluster::{Following, Outbox};
 use crate::store::{Store, StoreError};
 
 pub use hidden::{Hidden, HiddenRoom};
@@ -46,12 +46,6 @@ pub trait Kind: Sized + Send + Sync + std::fmt::Debug + 'static {
     /// Whether the state needs nothing of the room while nobody watches: its game cannot change until
     /// someone asks again (over, or never played here) and no engine works on it.
     fn at_rest(state: &Self::State) -> bool;
-
-    /// Whether an engine works on the state here. In a cluster only this keeps an unwatched room in memory:
-    /// a game no node holds goes on all the same (its moves come from the nodes its players are on, its flag
-    /// from the sweep for games nobody holds), and a room held only to be kept would keep the node subscribed
-    /// to the game's events.
-    fn busy(state: &Self::State) -> bool;
 
     /// The token that holds each seat, if taken.
     fn tokens(state: &Self::State) -> &BySide<Option<String>>;
@@ -140,8 +134,6 @@ pub struct Room<K: Kind = Open> {
     pub owner: Option<IpAddr>,
     /// Where the room's changes are published to the other nodes (a cluster); `None` on a single server.
     outbox: Option<Outbox>,
-    /// The node's subscription to the game's events, held as long as the room is (a cluster).
-    following: Option<Following>,
     /// When the room last told the other nodes anything (every event says who is connected here).
     published_at: Mutex<Option<Instant>>,
     /// Held while something is made for the room outside its state's lock (a rematch), so that two
@@ -150,13 +142,7 @@ pub struct Room<K: Kind = Open> {
 }
 
 impl<K: Kind> Room<K> {
-    pub fn new(
-        id: String,
-        state: K::State,
-        owner: Option<IpAddr>,
-        outbox: Option<Outbox>,
-        following: Option<Following>,
-    ) -> Self {
+    pub fn new(id: String, state: K::State, owner: Option<IpAddr>, outbox: Option<Outbox>) -> Self {
         let (updates, _) = broadcast::channel(BACKLOG);
         Room {
             id,
@@ -165,7 +151,6 @@ impl<K: Kind> Room<K> {
             last_used: Mutex::new(Instant::now()),
             owner,
             outbox,
-            following,
             published_at: Mutex::new(None),
             making: Mutex::new(()),
         }
@@ -201,16 +186,10 @@ impl<K: Kind> Room<K> {
         self.updates.receiver_count()
     }
 
-    /// Whether the room may leave memory (it is read again from the store when asked for): nobody watches,
-    /// and its state is at rest — in a cluster, no engine works on it ([`Kind::busy`]).
+    /// Whether the room may leave memory (it is read again from the store when asked for): its state is at
+    /// rest and nobody watches.
     pub fn is_idle(&self) -> bool {
-        let state = self.lock();
-        let at_rest = if self.following.is_some() {
-            !K::busy(&state)
-        } else {
-            K::at_rest(&state)
-        };
-        at_rest && self.watchers() == 0
+        K::at_rest(&self.lock()) && self.watchers() == 0
     }
 
     /// The seat a token holds in this room, if any.

@@ -84,13 +84,11 @@ impl<K: Kind> Rooms<K> {
         (map.len(), map.values().map(|r| r.approx_bytes()).sum())
     }
 
-    /// Forgets a room nobody uses; `room` is the caller's last hold on it.
-    pub fn evict_if_idle(&self, room: Arc<Room<K>>) {
-        let id = room.id.clone();
-        drop(room);
+    /// Forgets a room nobody uses.
+    pub fn evict_if_idle(&self, room: &Room<K>) {
         let mut map = self.map();
-        if map.get(&id).is_some_and(|held| unused(held)) {
-            map.remove(&id);
+        if room.is_idle() {
+            map.remove(&room.id);
         }
     }
 
@@ -104,7 +102,7 @@ impl<K: Kind> Rooms<K> {
         for (id, room) in map.iter() {
             let bytes = room.approx_bytes();
             total += bytes;
-            if unused(room) {
+            if room.is_idle() {
                 idle.push((room.last_used(), id.clone(), bytes));
             }
         }
@@ -127,12 +125,4 @@ impl<K: Kind> Rooms<K> {
             );
         }
     }
-}
-
-/// Whether a room held in the map is idle and nothing but the map holds it. A request that has just found it
-/// (its connection not counted yet) holds it too: a room taken from the map under it would live on, out of
-/// date, for that connection alone (in a cluster an unfinished room may leave memory; the map's lock is held
-/// while this is asked, so nobody can take the room meanwhile).
-fn unused<K: Kind>(room: &Arc<Room<K>>) -> bool {
-    Arc::strong_count(room) == 1 && room.is_idle()
 }

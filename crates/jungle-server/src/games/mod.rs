@@ -388,7 +388,7 @@ async fn websocket(
             let _place = place;
             let (tx, rx) = text_frames(socket);
             serve_connection(hub.clone(), room.clone(), seat, tx, rx).await;
-            hub.evict_if_idle(room);
+            hub.evict_if_idle(&room);
         }),
     )
 }

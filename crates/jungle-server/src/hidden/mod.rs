@@ -219,7 +219,7 @@ async fn websocket(
                 socket::handle(&hub, &room, seat, text, received_at_ms)
             })
             .await;
-            hub.hidden.evict_if_idle(room);
+            hub.hidden.evict_if_idle(&room);
         }),
     )
 }

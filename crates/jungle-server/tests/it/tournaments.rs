@@ -372,7 +372,12 @@ async fn a_node_dying_mid_event_loses_no_game_and_no_score() {
     a.kill();
     for (round, node) in [(2, &b), (3, &c)] {
         let game = round_game(node.addr, &people[0].0, &id, round).await;
-        resign(node.addr, red_of(&people, &game), game["id"].as_str().unwrap()).await;
+        resign(
+            node.addr,
+            red_of(&people, &game),
+            game["id"].as_str().unwrap(),
+        )
+        .await;
     }
     let done = wait_until(b.addr, &people[1].0, &id, |t| {
         t["tournament"]["status"] == "finished"

@@ -37,10 +37,6 @@ impl Kind for Hidden {
         !state.thinking
     }
 
-    fn busy(state: &RoomState) -> bool {
-        state.thinking
-    }
-
     fn tokens(state: &RoomState) -> &BySide<Option<String>> {
         &state.tokens
     }

@@ -39,10 +39,6 @@ impl Kind for Open {
         (state.is_finished() || state.mode == Mode::Import) && !state.thinking
     }
 
-    fn busy(state: &RoomState) -> bool {
-        state.thinking
-    }
-
     fn tokens(state: &RoomState) -> &BySide<Option<String>> {
         &state.tokens
     }

@@ -37,15 +37,15 @@ impl Room<Open> {
     /// When the database cannot be read (the room is unchanged) or the stored game no longer replays.
     pub fn catch_up(&self, store: &Store, event: &GameEvent) -> Result<bool, LoadError> {
         let mut state = self.lock();
-        // A node that never spoke of this room before (it just opened it, or restarted), or that has just
-        // begun to hear the game, knows nothing of who is connected here until this node repeats itself (up
-        // to 45 s: `hub::attendance`), and would take a player here for gone meanwhile: it is told at once.
-        let asks = !state.presence.has_heard(&event.node) || event.change == Change::Joined;
+        let first_word = !state.presence.has_heard(&event.node);
         let news = state
             .presence
             .heard(&event.node, event.attendance, Instant::now());
+        // A node that never spoke of this room before (it just opened it, or restarted) knows nothing of who
+        // is connected here until this node repeats itself (up to 45 s: `hub::attendance`), and would take a
+        // player here for gone meanwhile: it is told at once.
         let here = state.presence.local();
-        if asks && here.blue + here.red + here.spectators > 0 {
+        if first_word && here.blue + here.red + here.spectators > 0 {
             self.publish(&state, Change::Attendance);
         }
         let mut changed = false;
@@ -79,14 +79,11 @@ impl Room<Open> {
                     tokens: BySide::new(rematch.blue_token.clone(), rematch.red_token.clone()),
                 });
             }
-            Change::DrawOffered(_)
-            | Change::TakebackRequested(_)
-            | Change::Attendance
-            | Change::Joined => {}
+            Change::DrawOffered(_) | Change::TakebackRequested(_) | Change::Attendance => {}
         }
         // A node repeating who is connected there (a room with a player that said nothing lately) changes nothing
         // this node's connections see: no state is sent for it.
-        if news || !matches!(event.change, Change::Attendance | Change::Joined) {
+        if news || !matches!(event.change, Change::Attendance) {
             self.show(&state);
         }
         Ok(changed)
