@@ -196,7 +196,7 @@ pub(crate) async fn explorer(
             let index = tokio::task::spawn_blocking(selfplay_openings::shipped)
                 .await
                 .map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-            if index.rules().to_string() == rules.to_string() {
+            if *index.rules() == rules {
                 (
                     index.moves_at(position.hash()).to_vec(),
                     Some(index.games()),

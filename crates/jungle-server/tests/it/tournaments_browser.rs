@@ -21,6 +21,16 @@ async fn sent_to(page: &Page, game: &str) {
     wait_until(page, &format!("location.pathname === '/game/{game}'")).await;
 }
 
+/// Opens the tournaments page and waits until its creation form is drawn in the page's language.
+async fn open_creation_form(page: &Page, base: &str) {
+    page.goto(format!("{base}/tournaments")).await.unwrap();
+    wait_until(
+        page,
+        "document.querySelector('#tour-kind option').textContent.length > 0",
+    )
+    .await;
+}
+
 /// Resigns on the game page (two clicks: the second confirms). The panel may still be settling when the
 /// button is measured (the opponent's connection, the clocks), so the clicks are made again until the game
 /// is over on the page.
@@ -31,7 +41,12 @@ async fn resign_on_page(page: &Page) {
         click(page, "#resign").await;
         click(page, "#resign").await;
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-        let over: bool = eval(page, "!document.getElementById('banner').hidden").await;
+        // The page may be between documents or still drawing: no banner yet reads as not over.
+        let over: bool = eval(
+            page,
+            "(() => { const banner = document.getElementById('banner'); return !!banner && !banner.hidden; })()",
+        )
+        .await;
         if over {
             return;
         }
@@ -78,12 +93,7 @@ async fn two_players_play_a_swiss_event_and_an_arena_to_the_podium() {
     let pages = [(&ann, "annpage"), (&bob, "bobpage")];
 
     // Ann creates a 3-round Swiss with the form, starting in an hour.
-    ann.goto(format!("{base}/tournaments")).await.unwrap();
-    wait_until(
-        &ann,
-        "document.querySelector('#tour-kind option').textContent.length > 0",
-    )
-    .await;
+    open_creation_form(&ann, &base).await;
     ann.evaluate(
         "document.getElementById('tour-name').value = 'Friday Swiss'; \
          document.getElementById('tour-rounds').value = '3'; \
@@ -156,12 +166,7 @@ async fn two_players_play_a_swiss_event_and_an_arena_to_the_podium() {
     assert_eq!(entrants, ["annpage", "bobpage", "cidapi"], "{podium:?}");
 
     // An arena: created with the form (starting now), joined by Bob, two games, then its time is up.
-    ann.goto(format!("{base}/tournaments")).await.unwrap();
-    wait_until(
-        &ann,
-        "document.querySelector('#tour-kind option').textContent.length > 0",
-    )
-    .await;
+    open_creation_form(&ann, &base).await;
     ann.evaluate(
         "document.getElementById('tour-name').value = 'Quick arena'; \
          const kind = document.getElementById('tour-kind'); kind.value = 'arena'; \
