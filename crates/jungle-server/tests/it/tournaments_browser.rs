@@ -38,10 +38,8 @@ async fn resign_on_page(page: &Page) {
     wait_until(page, "!document.getElementById('resign').disabled").await;
     let deadline = tokio::time::Instant::now() + crate::support::PATIENCE;
     loop {
-        click(page, "#resign").await;
-        click(page, "#resign").await;
-        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-        // The page may be between documents or still drawing: no banner yet reads as not over.
+        // The page may be between documents or still drawing: no banner yet reads as not over. Once the game
+        // is over the resign button goes away before the banner shows, so it is clicked only while it is there.
         let over: bool = eval(
             page,
             "(() => { const banner = document.getElementById('banner'); return !!banner && !banner.hidden; })()",
@@ -50,6 +48,17 @@ async fn resign_on_page(page: &Page) {
         if over {
             return;
         }
+        let resignable: bool = eval(
+            page,
+            "(() => { const button = document.getElementById('resign'); \
+             return !!button && !button.hidden && !button.disabled && button.offsetParent !== null; })()",
+        )
+        .await;
+        if resignable {
+            click(page, "#resign").await;
+            click(page, "#resign").await;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
         assert!(
             tokio::time::Instant::now() < deadline,
             "the resignation never took"
