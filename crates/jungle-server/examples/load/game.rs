@@ -157,13 +157,12 @@ async fn moves(
         } else {
             (&mut *red, &mut *blue)
         };
-        if state.legal.is_empty() {
+        let Some(chosen) = &state.random_legal else {
             return Err(Failure::BadAnswer {
                 step: Step::Websocket,
                 what: "legal moves",
             });
-        }
-        let chosen = &state.legal[rand::rng().random_range(0..state.legal.len())];
+        };
         let ply = state.ply + 1;
         let sent = Instant::now();
         mover
