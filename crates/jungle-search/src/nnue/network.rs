@@ -28,6 +28,7 @@ pub const MAX_FILE_BYTES: usize =
 static BUILT_IN: &[(Preset, &[u8])] = &[
     (Preset::Standard, include_bytes!("../../nets/standard.nnue")),
     (Preset::Modern, include_bytes!("../../nets/modern.nnue")),
+    (Preset::Leiden, include_bytes!("../../nets/leiden.nnue")),
 ];
 
 /// Why a net file cannot be used.
