@@ -247,10 +247,11 @@ mod tests {
     fn a_state_is_read_and_other_messages_passed_over() {
         let text = r#"{"type":"state","id":"g","moves":["a3a4"],"ply":1,"turn":"red","legal":["g7g6","a7a6"],
                 "outcome":null,"players":{"blue":"A \"B\"","red":"C"}}"#;
-        let state = read_state(text)
-        .unwrap()
-        .unwrap();
-        assert_eq!((state.ply, state.blue_to_move, state.over), (1, false, false));
+        let state = read_state(text).unwrap().unwrap();
+        assert_eq!(
+            (state.ply, state.blue_to_move, state.over),
+            (1, false, false)
+        );
         let drawn = (0..64)
             .map(|_| read_state(text).unwrap().unwrap().random_legal.unwrap())
             .collect::<std::collections::BTreeSet<_>>();
