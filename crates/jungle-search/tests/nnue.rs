@@ -15,7 +15,12 @@ fn engine(use_nnue: bool) -> Engine {
 
 /// The presets with a built-in net: each one's net won an SPRT against the hand-written evaluation under its
 /// rules (docs/engine.md); the others are evaluated by hand.
-const PRESETS_WITH_A_NET: [Preset; 3] = [Preset::Standard, Preset::Modern, Preset::Leiden];
+const PRESETS_WITH_A_NET: [Preset; 4] = [
+    Preset::Standard,
+    Preset::Modern,
+    Preset::Leiden,
+    Preset::Mistboard,
+];
 
 fn standard_net() -> &'static Arc<Network> {
     Network::built_in(&Rules::default()).expect("the standard rules have a net")

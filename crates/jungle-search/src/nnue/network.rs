@@ -29,6 +29,10 @@ static BUILT_IN: &[(Preset, &[u8])] = &[
     (Preset::Standard, include_bytes!("../../nets/standard.nnue")),
     (Preset::Modern, include_bytes!("../../nets/modern.nnue")),
     (Preset::Leiden, include_bytes!("../../nets/leiden.nnue")),
+    (
+        Preset::Mistboard,
+        include_bytes!("../../nets/mistboard.nnue"),
+    ),
 ];
 
 /// Why a net file cannot be used.
