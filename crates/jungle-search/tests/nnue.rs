@@ -15,11 +15,12 @@ fn engine(use_nnue: bool) -> Engine {
 
 /// The presets with a built-in net: each one's net won an SPRT against the hand-written evaluation under its
 /// rules (docs/engine.md); the others are evaluated by hand.
-const PRESETS_WITH_A_NET: [Preset; 4] = [
+const PRESETS_WITH_A_NET: [Preset; 5] = [
     Preset::Standard,
     Preset::Modern,
     Preset::Leiden,
     Preset::Mistboard,
+    Preset::AnimalCheckers,
 ];
 
 fn standard_net() -> &'static Arc<Network> {

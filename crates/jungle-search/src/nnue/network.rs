@@ -33,6 +33,10 @@ static BUILT_IN: &[(Preset, &[u8])] = &[
         Preset::Mistboard,
         include_bytes!("../../nets/mistboard.nnue"),
     ),
+    (
+        Preset::AnimalCheckers,
+        include_bytes!("../../nets/animal-checkers.nnue"),
+    ),
 ];
 
 /// Why a net file cannot be used.
