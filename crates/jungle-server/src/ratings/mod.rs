@@ -31,7 +31,7 @@ async fn game_ratings(
     ))
 }
 
-/// `[{"level":1,"rating":560,"error":150}, …]`, level 1 first.
+/// `[{"level":1,"rating":670,"error":150}, …]`, level 1 first.
 async fn levels() -> Json<Vec<LevelRating>> {
     Json(engine_levels::all())
 }
