@@ -31,7 +31,7 @@ async fn game_ratings(
     ))
 }
 
-/// `[{"level":1,"rating":670,"error":150}, …]`, level 1 first.
+/// `[{"level":1,"rating":…,"error":…}, …]`, level 1 first (the values: docs/ratings.md, "Engine levels").
 async fn levels() -> Json<Vec<LevelRating>> {
     Json(engine_levels::all())
 }
