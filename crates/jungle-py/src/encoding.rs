@@ -169,9 +169,9 @@ impl Observer {
         repetitions: Option<usize>,
         out: &mut [u8],
     ) {
-        let plane = piece_plane(mover) * PLANE_SIZE;
-        out[plane + m.from.index()] = 0;
-        out[plane + m.to.index()] = 1;
+        let [from, to] = update_offsets(mover, m);
+        out[from] = 0;
+        out[to] = 1;
         if let Some(victim) = captured {
             out[piece_plane(victim) * PLANE_SIZE + m.to.index()] = 0;
         }
@@ -200,6 +200,20 @@ impl Observer {
         out[FIRST_TERRAIN_PLANE * PLANE_SIZE..terrain_end].copy_from_slice(&self.terrain);
         write_counters(view.side_to_move(), Some(0), view.quiet_plies(), out);
     }
+}
+
+/// The offsets in an observation of the mover's plane at a move's two squares (what `update` writes there).
+pub fn update_offsets(mover: Piece, m: Move) -> [usize; 2] {
+    let plane = piece_plane(mover) * PLANE_SIZE;
+    [plane + m.from.index(), plane + m.to.index()]
+}
+
+/// The bytes of an observation the counter planes take: (start, length).
+pub fn counters_span() -> (usize, usize) {
+    (
+        SIDE_PLANE * PLANE_SIZE,
+        (QUIET_PLANE + 1 - SIDE_PLANE) * PLANE_SIZE,
+    )
 }
 
 fn piece_plane(p: Piece) -> usize {

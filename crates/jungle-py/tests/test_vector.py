@@ -12,6 +12,7 @@ import doushouqi as dsq
         ("animal-checkers", 40, 6, 300),
         ("quiet-ply-limit=12,repetition-draw=2", 30, 150, 40),
         # Past 2048 games a step is split into runs over the thread pool; below, it runs on the calling thread.
+        # Runs of 512 games or more fetch each game's memory ahead of its step: here one run does, one does not.
         ("quiet-ply-limit=12,repetition-draw=2", 20, 2100, 25),
     ],
 )

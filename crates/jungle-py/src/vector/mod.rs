@@ -2,6 +2,7 @@
 
 mod arrays;
 mod inputs;
+mod prefetch;
 mod sampling;
 mod slot;
 
@@ -91,36 +92,47 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Plays each game's (legal) action.
+    /// Plays each game's (legal) action. In a run too big for the core's cache each game's lines are fetched a
+    /// few games ahead (see `prefetch`): at n = 4096 that took a fifth off the CPU of a step, where at n = 64 it
+    /// only added the instructions.
     fn step(self, setup: &Setup) {
-        let games = self
-            .slots
-            .iter_mut()
-            .zip(self.legal.iter_mut())
-            .zip(self.actions)
-            .zip(self.observations.chunks_mut(OBSERVATION_SIZE))
-            .zip(self.final_observations.chunks_mut(OBSERVATION_SIZE))
-            .zip(self.masks.chunks_mut(ACTIONS))
-            .zip(self.rewards.iter_mut())
-            .zip(self.terminated.iter_mut())
-            .zip(self.truncated.iter_mut());
-        for (
-            (((((((slot, legal), &a), observation), final_observation), mask), reward), terminated),
-            truncated,
-        ) in games
-        {
+        let n = self.slots.len();
+        let fetch_ahead = n >= PREFETCH_MIN_GAMES;
+        for i in 0..n {
+            if fetch_ahead {
+                if let Some(ahead) = self.slots.get(i + SLOT_AHEAD) {
+                    prefetch::prefetch_bytes((ahead as *const Slot).cast(), size_of::<Slot>());
+                }
+                let j = i + OUTPUTS_AHEAD;
+                if j < n {
+                    self.slots[j].prefetch_step(
+                        self.actions[j],
+                        self.observations[j * OBSERVATION_SIZE..].as_ptr(),
+                        self.masks[j * ACTIONS..].as_ptr(),
+                    );
+                }
+            }
+            let rows = i * OBSERVATION_SIZE..(i + 1) * OBSERVATION_SIZE;
             let out = Outputs {
-                observation,
-                final_observation,
-                mask,
-                reward,
-                terminated,
-                truncated,
+                observation: &mut self.observations[rows.clone()],
+                final_observation: &mut self.final_observations[rows],
+                mask: &mut self.masks[i * ACTIONS..(i + 1) * ACTIONS],
+                reward: &mut self.rewards[i],
+                terminated: &mut self.terminated[i],
+                truncated: &mut self.truncated[i],
             };
-            slot.step(setup, legal, a, out);
+            self.slots[i].step(setup, &mut self.legal[i], self.actions[i], out);
         }
     }
 }
+
+/// Runs of at least this many games fetch ahead (about 2.5 KB of arrays a game: 512 games fill a core's L2).
+const PREFETCH_MIN_GAMES: usize = 512;
+/// How many games ahead of the one being stepped its slot is fetched, and then the lines its step writes (found
+/// from the slot's position, which has arrived by then). Measured at n = 4096: 4 and 2 as good as 8 and 4, and
+/// the slot's fetch worth keeping (without it 3 % more CPU).
+const SLOT_AHEAD: usize = 4;
+const OUTPUTS_AHEAD: usize = 2;
 
 type StepResult = (
     Py<PyArray4<u8>>,

@@ -9,6 +9,8 @@ use jungle_rules::{Move, Outcome, Position, Rules, Square, Termination};
 use crate::encoding::{self, ACTIONS, Observer};
 use crate::rng::GameRng;
 
+use super::prefetch;
+
 /// The rules and start shared by every game of a batch.
 #[derive(Clone, Debug)]
 pub struct Setup {
@@ -339,6 +341,25 @@ impl Slot {
             setup.observer.write(&self.pos, 0, out.observation);
         }
         legal.write_mask(out.mask);
+    }
+
+    /// Fetches ahead the lines `step(action)` will touch: the history's end, the mover's plane at both squares,
+    /// the counter planes and the mask (a capture's plane and a restart are left to the step).
+    pub fn prefetch_step(&self, action: i64, observation: *const u8, mask: *const u8) {
+        let m = self.decode(action as usize);
+        prefetch::prefetch(
+            self.since_capture
+                .as_ptr()
+                .wrapping_add(self.since_capture.len()),
+        );
+        if let Some(piece) = self.pos.piece_at(m.from) {
+            for offset in encoding::update_offsets(piece, m) {
+                prefetch::prefetch(observation.wrapping_add(offset));
+            }
+        }
+        let (start, len) = encoding::counters_span();
+        prefetch::prefetch_bytes(observation.wrapping_add(start), len);
+        prefetch::prefetch_bytes(mask, ACTIONS);
     }
 
     fn play(
