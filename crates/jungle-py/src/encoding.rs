@@ -129,7 +129,7 @@ impl Observer {
         ];
         for (plane, board) in boards.into_iter().enumerate() {
             for sq in board {
-                terrain[plane * PLANE_SIZE + sq.index()] = 1;
+                terrain[square_offset(plane, sq)] = 1;
             }
         }
         terrain[3 * PLANE_SIZE + DENS.blue.index()] = 1;
@@ -143,7 +143,7 @@ impl Observer {
         out[..FIRST_TERRAIN_PLANE * PLANE_SIZE].fill(0);
         for sq in pos.occupied() {
             if let Some(p) = pos.piece_at(sq) {
-                out[piece_plane(p) * PLANE_SIZE + sq.index()] = 1;
+                out[square_offset(piece_plane(p), sq)] = 1;
             }
         }
         let terrain_end = (FIRST_TERRAIN_PLANE + TERRAIN_PLANES) * PLANE_SIZE;
@@ -173,7 +173,7 @@ impl Observer {
         out[from] = 0;
         out[to] = 1;
         if let Some(victim) = captured {
-            out[piece_plane(victim) * PLANE_SIZE + m.to.index()] = 0;
+            out[square_offset(piece_plane(victim), m.to)] = 0;
         }
         write_counters(after.side_to_move(), repetitions, after.quiet_plies(), out);
     }
@@ -191,9 +191,9 @@ impl Observer {
                 Some(animal) => piece_plane(Piece::new(seen.side, animal)),
                 None => UNKNOWN_ENEMY_PLANE,
             };
-            out[plane * PLANE_SIZE + sq.index()] = 1;
+            out[square_offset(plane, sq)] = 1;
             if Some(seen.side) == view.viewer() && !seen.revealed {
-                out[UNREVEALED_OWN_PLANE * PLANE_SIZE + sq.index()] = 1;
+                out[square_offset(UNREVEALED_OWN_PLANE, sq)] = 1;
             }
         }
         let terrain_end = (FIRST_TERRAIN_PLANE + TERRAIN_PLANES) * PLANE_SIZE;
@@ -204,16 +204,17 @@ impl Observer {
 
 /// The offsets in an observation of the mover's plane at a move's two squares (what `update` writes there).
 pub fn update_offsets(mover: Piece, m: Move) -> [usize; 2] {
-    let plane = piece_plane(mover) * PLANE_SIZE;
-    [plane + m.from.index(), plane + m.to.index()]
+    let plane = piece_plane(mover);
+    [square_offset(plane, m.from), square_offset(plane, m.to)]
 }
 
-/// The bytes of an observation the counter planes take: (start, length).
-pub fn counters_span() -> (usize, usize) {
-    (
-        SIDE_PLANE * PLANE_SIZE,
-        (QUIET_PLANE + 1 - SIDE_PLANE) * PLANE_SIZE,
-    )
+/// The bytes of an observation that the counter planes (side to move, repetitions, quiet plies) take.
+pub const COUNTER_BYTES: std::ops::Range<usize> =
+    SIDE_PLANE * PLANE_SIZE..(QUIET_PLANE + 1) * PLANE_SIZE;
+
+/// Where a square of a plane is in an observation.
+fn square_offset(plane: usize, sq: Square) -> usize {
+    plane * PLANE_SIZE + sq.index()
 }
 
 fn piece_plane(p: Piece) -> usize {

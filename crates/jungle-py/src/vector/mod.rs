@@ -104,8 +104,8 @@ impl Run<'_> {
                     prefetch::prefetch_bytes((ahead as *const Slot).cast(), size_of::<Slot>());
                 }
                 let j = i + OUTPUTS_AHEAD;
-                if j < n {
-                    self.slots[j].prefetch_step(
+                if let Some(next) = self.slots.get(j) {
+                    next.prefetch_step(
                         self.actions[j],
                         self.observations[j * OBSERVATION_SIZE..].as_ptr(),
                         self.masks[j * ACTIONS..].as_ptr(),

@@ -357,8 +357,8 @@ impl Slot {
                 prefetch::prefetch(observation.wrapping_add(offset));
             }
         }
-        let (start, len) = encoding::counters_span();
-        prefetch::prefetch_bytes(observation.wrapping_add(start), len);
+        let counters = encoding::COUNTER_BYTES;
+        prefetch::prefetch_bytes(observation.wrapping_add(counters.start), counters.len());
         prefetch::prefetch_bytes(mask, ACTIONS);
     }
 
