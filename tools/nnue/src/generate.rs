@@ -5,7 +5,8 @@
 //! per move (node-limited, so the machine's load cannot change a game). A position is written when its score is
 //! not a forced result and the move found is quiet (no capture): the net should learn what a quiet position is
 //! worth, the search handles the tactics. With `--tb DIR`, positions the tables cover are labelled with the
-//! tables' exact result instead.
+//! tables' exact result instead. With `--eval NET` the games are played with that learned net evaluating
+//! instead of the hand-written evaluation, so a net's own search can label the data of the next one.
 //!
 //! Line format: `RESULT SCORE FEN` with RESULT the game's result for the side to move (1, 0.5, 0) and SCORE the
 //! search's score in centipawns for the side to move.
@@ -19,7 +20,7 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 
 use jungle_rules::{Game, Position, Rules, Side};
-use jungle_search::{Engine, EngineOptions, Limits, Score};
+use jungle_search::{Engine, EngineOptions, Limits, Network, Score};
 use jungle_tb::{Tablebases, Wdl};
 
 use crate::rng::Rng;
@@ -37,6 +38,8 @@ pub struct GenOptions {
     pub jobs: usize,
     pub rules: Rules,
     pub tablebases: Option<PathBuf>,
+    /// The net the self-play engine evaluates with; `None`: the hand-written evaluation.
+    pub eval_file: Option<PathBuf>,
     pub out: PathBuf,
 }
 
@@ -114,6 +117,19 @@ pub fn generate(options: &GenOptions) -> Result<(), String> {
         ),
         None => None,
     };
+    if let Some(path) = &options.eval_file {
+        // Read here, so that a net the engine would not use (unreadable, or of other rules) is an error
+        // rather than a run silently played with the hand-written evaluation.
+        let net = Network::load(path).map_err(|e| format!("--eval {}: {e}", path.display()))?;
+        if !net.serves(&options.rules) {
+            return Err(format!(
+                "--eval {}: a net for the rules \"{}\", not \"{}\"",
+                path.display(),
+                net.rules(),
+                options.rules
+            ));
+        }
+    }
     let file = std::fs::File::create(&options.out)
         .map_err(|e| format!("{}: {e}", options.out.display()))?;
     let mut out = std::io::BufWriter::new(file);
@@ -124,11 +140,13 @@ pub fn generate(options: &GenOptions) -> Result<(), String> {
             let send = send.clone();
             let tables = tables.as_ref();
             scope.spawn(move || {
-                // The hand-written evaluation, not the engine's default (the learned net): the shipped net was
-                // trained on games it played, and the recipe in docs/engine.md must keep reproducing them.
+                // Never the engine's default (the built-in net): the file must depend only on the command,
+                // and the built-in net changes with the commit. So the hand-written evaluation, or the net
+                // the command names.
                 let mut engine = Engine::new(EngineOptions {
                     hash_mb: 8,
-                    use_nnue: false,
+                    use_nnue: options.eval_file.is_some(),
+                    eval_file: options.eval_file.clone(),
                     ..EngineOptions::default()
                 });
                 let games = options.first_game..options.first_game + options.games;
@@ -178,6 +196,16 @@ mod tests {
     use super::*;
 
     fn run(first_game: usize, games: usize, jobs: usize, out: PathBuf) -> String {
+        run_with(first_game, games, jobs, None, out).expect("generation runs")
+    }
+
+    fn run_with(
+        first_game: usize,
+        games: usize,
+        jobs: usize,
+        eval_file: Option<PathBuf>,
+        out: PathBuf,
+    ) -> Result<String, String> {
         generate(&GenOptions {
             first_game,
             games,
@@ -186,10 +214,10 @@ mod tests {
             jobs,
             rules: Rules::default(),
             tablebases: None,
+            eval_file,
             out: out.clone(),
-        })
-        .expect("generation runs");
-        std::fs::read_to_string(out).expect("the file was written")
+        })?;
+        Ok(std::fs::read_to_string(out).expect("the file was written"))
     }
 
     #[test]
@@ -203,5 +231,42 @@ mod tests {
         assert!(whole.lines().count() > 20, "{whole}");
         assert!(!first.is_empty() && !rest.is_empty());
         assert_eq!(first + &rest, whole);
+    }
+
+    #[test]
+    fn a_named_net_plays_the_games_and_a_net_of_other_rules_is_refused() {
+        let dir = std::env::temp_dir().join(format!("jungle-nnue-gen-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let nets = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../crates/jungle-search/nets");
+        let hand = run(0, 3, 1, dir.join("hand.txt"));
+        let net = run_with(
+            0,
+            3,
+            1,
+            Some(nets.join("standard.nnue")),
+            dir.join("net.txt"),
+        );
+        let other = run_with(
+            0,
+            1,
+            1,
+            Some(nets.join("modern.nnue")),
+            dir.join("other.txt"),
+        );
+        let missing = run_with(0, 1, 1, Some(dir.join("none.nnue")), dir.join("none.txt"));
+        std::fs::remove_dir_all(&dir).ok();
+        let net = net.expect("the standard net serves the standard rules");
+        // The same openings (the seed and the game numbers), other scores: the net evaluated.
+        assert!(net.lines().count() > 10, "{net}");
+        assert_ne!(net, hand);
+        let first_fen = |text: &str| {
+            text.lines()
+                .next()
+                .map(|l| l.splitn(3, ' ').nth(2).unwrap().to_string())
+        };
+        assert_eq!(first_fen(&net), first_fen(&hand));
+        assert!(other.unwrap_err().contains("modern"));
+        assert!(missing.unwrap_err().starts_with("--eval "));
     }
 }

@@ -44,6 +44,9 @@ enum Command {
         /// Endgame tables for the same rules: covered positions get the tables' exact result.
         #[arg(long)]
         tb: Option<PathBuf>,
+        /// A net file of the same rules to evaluate with (default: the hand-written evaluation).
+        #[arg(long)]
+        eval: Option<PathBuf>,
         #[arg(long)]
         out: PathBuf,
     },
@@ -85,6 +88,7 @@ fn run(cli: Cli) -> Result<(), String> {
             jobs,
             rules,
             tb,
+            eval,
             out,
         } => generate::generate(&generate::GenOptions {
             first_game,
@@ -94,6 +98,7 @@ fn run(cli: Cli) -> Result<(), String> {
             jobs: jobs.max(1),
             rules: parse_rules(&rules)?,
             tablebases: tb,
+            eval_file: eval,
             out,
         }),
         Command::Train {
