@@ -5,19 +5,19 @@
 //! (95 %) added in quadrature, as docs/engine.md adds them.
 
 /// Level 8's published rating. The ladder only measures differences; 2200 puts a newcomer's 1500 in the
-/// middle of the ladder (between levels 3 and 4), so the first games against the engine tell a player something.
+/// middle of the ladder (between levels 4 and 5), so the first games against the engine tell a player something.
 pub const LEVEL_8_RATING: f64 = 2200.0;
 
 /// Each level's measured step to the level above it, from level 7 down to level 1: (Elo, ± error at 95 %).
-/// Source: docs/engine.md, "Skill levels", the ladder table (`-srand 61`, the third-round standard net).
+/// Source: docs/engine.md, "Skill levels", the ladder table (`-srand 61`, the fourth-round standard net).
 const STEPS: [(f64, f64); 7] = [
-    (-100.0, 33.0), // 7 vs 8
-    (-166.0, 44.0), // 6 vs 7
-    (-141.0, 46.0), // 5 vs 6
-    (-180.0, 53.0), // 4 vs 5
-    (-235.0, 58.0), // 3 vs 4
-    (-338.0, 72.0), // 2 vs 3
-    (-368.0, 79.0), // 1 vs 2
+    (-162.0, 35.0), // 7 vs 8
+    (-175.0, 44.0), // 6 vs 7
+    (-252.0, 52.0), // 5 vs 6
+    (-222.0, 55.0), // 4 vs 5
+    (-342.0, 70.0), // 3 vs 4
+    (-377.0, 79.0), // 2 vs 3
+    (-346.0, 76.0), // 1 vs 2
 ];
 
 /// An engine level's published rating, rounded to 10, and the uncertainty of its distance from level 8.
