@@ -1,48 +1,48 @@
 //! The PostgreSQL backend: several servers on one database.
 //!
-//! Why `tokio-postgres` with its connections driven on a thread of their own, and not the synchronous
-//! `postgres` crate: the store is called from synchronous code (a room holds a std mutex while it stores a
-//! move) running on tokio's worker threads, and also from plain threads and current-thread runtimes in tests.
-//! The `postgres` crate runs a runtime of its own inside each call, which panics on a tokio thread; and
-//! `block_in_place` would panic on a current-thread runtime. Here each connection's I/O runs on one small
-//! runtime owned by the backend, and a caller waits for its statement's answer with [`wait`], a few lines of
-//! executor that parks the calling thread — as a caller waits on the SQLite mutex — for at most a bounded
-//! time. A caller never blocks forever: a database that is down fails the connect at once, one that stops
-//! answering fails the statement after [`Settings::statement_timeout`], and a pool whose connections are
-//! all busy fails the checkout after the same time.
+//! Why `tokio-postgres`, each connection driven by the thread that waits for its answer ([`session`]), and
+//! not the synchronous `postgres` crate: the store is called from synchronous code (a room holds a std mutex
+//! while it stores a move) running on tokio's worker threads, and also from plain threads and current-thread
+//! runtimes in tests. The `postgres` crate blocks on a runtime of its own inside each call, which panics on a
+//! tokio thread unless the thread was first given up (`block_in_place`, which a current-thread runtime cannot
+//! do); a session does the same but chooses how to leave the caller's runtime. A caller never blocks
+//! forever: a database that is down fails the connect at once, one that stops answering fails the statement
+//! after [`Settings::statement_timeout`], and a pool whose connections are all busy fails the checkout after
+//! the same time.
 //!
 //! A small pool (at most [`Settings::max_connections`]) keeps connections; one that broke (the database
 //! restarted, a statement timed out) is dropped and the next checkout opens a fresh one, so the store
 //! recovers by itself once the database is back. Each connection prepares a statement once and keeps it.
 
-use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+mod session;
+
+use std::cell::Cell;
 use std::future::Future;
-use std::pin::pin;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::task::{Context, Poll, Wake, Waker};
 use std::time::{Duration, Instant};
 
 use bytes::BytesMut;
+use tokio_postgres::Statement;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
-use tokio_postgres::{Client, NoTls, Statement};
+
+use session::{Outcome, Session};
 
 use super::StoreError;
 use super::db::{Conn, Database, Param, Row, RowLock, Value, params};
 
 /// The migrations, in order, each recorded in `schema_migrations` once applied.
 const MIGRATIONS: &[&str] = &[
-    include_str!("../migrations/postgres/0001_schema.sql"),
-    include_str!("../migrations/postgres/0002_engine_jobs.sql"),
-    include_str!("../migrations/postgres/0003_hidden_games.sql"),
-    include_str!("../migrations/postgres/0004_rematches.sql"),
-    include_str!("../migrations/postgres/0005_unfinished_games.sql"),
-    include_str!("../migrations/postgres/0006_game_list.sql"),
-    include_str!("../migrations/postgres/0007_hidden_game_names.sql"),
-    include_str!("../migrations/postgres/0008_lessons.sql"),
-    include_str!("../migrations/postgres/0009_puzzle_history.sql"),
-    include_str!("../migrations/postgres/0010_opening_explorer.sql"),
-    include_str!("../migrations/postgres/0011_tournaments.sql"),
+    include_str!("../../migrations/postgres/0001_schema.sql"),
+    include_str!("../../migrations/postgres/0002_engine_jobs.sql"),
+    include_str!("../../migrations/postgres/0003_hidden_games.sql"),
+    include_str!("../../migrations/postgres/0004_rematches.sql"),
+    include_str!("../../migrations/postgres/0005_unfinished_games.sql"),
+    include_str!("../../migrations/postgres/0006_game_list.sql"),
+    include_str!("../../migrations/postgres/0007_hidden_game_names.sql"),
+    include_str!("../../migrations/postgres/0008_lessons.sql"),
+    include_str!("../../migrations/postgres/0009_puzzle_history.sql"),
+    include_str!("../../migrations/postgres/0010_opening_explorer.sql"),
+    include_str!("../../migrations/postgres/0011_tournaments.sql"),
 ];
 
 /// The advisory lock migrations run under, so servers starting together migrate once (any constant that
@@ -151,8 +151,6 @@ pub fn parse_url(url: &str) -> Result<(tokio_postgres::Config, Settings), StoreE
 pub struct Postgres {
     config: tokio_postgres::Config,
     settings: Settings,
-    /// Drives every connection's I/O (an `Option` only so `Drop` can shut it down from any thread).
-    runtime: Option<tokio::runtime::Runtime>,
     pool: Mutex<Pool>,
     returned: Condvar,
 }
@@ -170,13 +168,6 @@ struct Pool {
     idle: Vec<Session>,
     /// Connections open or opening, idle or lent.
     open: usize,
-}
-
-/// One connection with the statements it has prepared (keyed by their text; the store's statements are a
-/// fixed set, so the map stays small).
-struct Session {
-    client: Client,
-    statements: RefCell<HashMap<String, Statement>>,
 }
 
 impl Postgres {
@@ -197,18 +188,9 @@ impl Postgres {
         config: tokio_postgres::Config,
         settings: Settings,
     ) -> Result<Postgres, StoreError> {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .thread_name("jungle-postgres")
-            .enable_all()
-            .build()
-            .map_err(|e| {
-                StoreError::Unavailable(format!("cannot start the database thread: {e}"))
-            })?;
         let db = Postgres {
             config,
             settings,
-            runtime: Some(runtime),
             pool: Mutex::new(Pool::default()),
             returned: Condvar::new(),
         };
@@ -242,17 +224,21 @@ impl Postgres {
         let deadline = Instant::now() + self.settings.statement_timeout;
         let mut pool = self.lock_pool();
         loop {
-            while let Some(session) = pool.idle.pop() {
-                if session.client.is_closed() {
-                    pool.open -= 1;
-                } else {
+            if let Some(session) = pool.idle.pop() {
+                // Looked at outside the pool's lock: the look is a system call.
+                drop(pool);
+                if session.is_open() {
                     return Ok(Lease::new(self, session));
                 }
+                drop(session);
+                pool = self.lock_pool();
+                pool.open -= 1;
+                continue;
             }
             if pool.open < self.settings.max_connections {
                 pool.open += 1;
                 drop(pool);
-                return match self.open_session() {
+                return match Session::open(&self.config) {
                     Ok(session) => Ok(Lease::new(self, session)),
                     Err(e) => {
                         self.lock_pool().open -= 1;
@@ -273,52 +259,6 @@ impl Postgres {
                 .wait_timeout(pool, deadline - now)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
-        }
-    }
-
-    /// Opens a connection, its I/O driven on the backend's runtime.
-    fn open_session(&self) -> Result<Session, StoreError> {
-        let runtime = self
-            .runtime
-            .as_ref()
-            .ok_or_else(|| StoreError::Unavailable("the database thread has stopped".into()))?;
-        let config = self.config.clone();
-        let (sender, answer) = std::sync::mpsc::channel();
-        runtime.spawn(async move {
-            let connected = config.connect(NoTls).await;
-            let client = connected.map(|(client, connection)| {
-                tokio::spawn(async move {
-                    if let Err(e) = connection.await {
-                        tracing::warn!(error = %e, "database connection ended");
-                    }
-                });
-                client
-            });
-            // The caller may have given up waiting; then the client is dropped here, closing it.
-            let _ = sender.send(client);
-        });
-        // The connect has its own timeout; this one only guards against a runtime that stopped working.
-        let waited = self.settings.connect_timeout + Duration::from_secs(1);
-        let client = answer
-            .recv_timeout(waited)
-            .map_err(|_| {
-                StoreError::Unavailable(format!("the database did not answer within {waited:?}"))
-            })?
-            .map_err(unavailable)?;
-        Ok(Session {
-            client,
-            statements: RefCell::new(HashMap::new()),
-        })
-    }
-}
-
-impl Drop for Postgres {
-    fn drop(&mut self) {
-        // Dropping a runtime from inside another (a store dropped in an async test) would panic; this
-        // does not, and it closes every connection.
-        self.lock_pool().idle.clear();
-        if let Some(runtime) = self.runtime.take() {
-            runtime.shutdown_background();
         }
     }
 }
@@ -356,7 +296,7 @@ impl Drop for Lease<'_> {
     fn drop(&mut self) {
         let mut pool = self.db.lock_pool();
         match self.session.take() {
-            Some(session) if !self.broken.get() && !session.client.is_closed() => {
+            Some(session) if !self.broken.get() => {
                 pool.idle.push(session);
             }
             _ => pool.open -= 1,
@@ -431,21 +371,29 @@ struct On<'a> {
 }
 
 impl On<'_> {
-    /// Waits for `answer`; a statement that times out leaves the connection in an unknown state, so the
-    /// connection is not reused.
-    fn wait<T>(
+    /// Waits for `answer`; a connection that ended, or that a statement timed out on (its state unknown), is
+    /// not given back to the pool.
+    fn wait<T: Send>(
         &self,
-        answer: impl Future<Output = Result<T, tokio_postgres::Error>>,
+        answer: impl Future<Output = Result<T, tokio_postgres::Error>> + Send,
     ) -> Result<T, StoreError> {
-        match wait(answer, self.timeout) {
-            Some(Ok(value)) => Ok(value),
-            Some(Err(e)) => {
-                if self.session.client.is_closed() {
+        match self.session.run(answer, self.timeout) {
+            Outcome::Answered(Ok(value)) => Ok(value),
+            Outcome::Answered(Err(e)) => {
+                // Not the statement's error but the connection's: it is not trusted again.
+                if e.as_db_error().is_none() {
                     self.broken.set(true);
                 }
                 Err(unavailable_or_sql(e))
             }
-            None => {
+            Outcome::Ended(e) => {
+                self.broken.set(true);
+                Err(StoreError::Unavailable(e.map_or_else(
+                    || "the database closed the connection".to_string(),
+                    |e| e.to_string(),
+                )))
+            }
+            Outcome::TimedOut => {
                 self.broken.set(true);
                 Err(StoreError::Unavailable(format!(
                     "the database did not answer within {:?}",
@@ -630,37 +578,7 @@ fn unavailable_or_sql(e: tokio_postgres::Error) -> StoreError {
     if e.as_db_error().is_some() {
         StoreError::Postgres(e)
     } else {
-        unavailable(e)
-    }
-}
-
-fn unavailable(e: tokio_postgres::Error) -> StoreError {
-    StoreError::Unavailable(e.to_string())
-}
-
-/// Runs `answer` to its end on the calling thread, parking between its wake-ups; `None` when it has not
-/// ended within `timeout`. The futures given here only wait on channels to the connection's task, so they
-/// need no runtime of their own.
-fn wait<F: Future>(answer: F, timeout: Duration) -> Option<F::Output> {
-    struct Unpark(std::thread::Thread);
-    impl Wake for Unpark {
-        fn wake(self: Arc<Self>) {
-            self.0.unpark();
-        }
-    }
-    let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
-    let mut context = Context::from_waker(&waker);
-    let mut answer = pin!(answer);
-    let deadline = Instant::now() + timeout;
-    loop {
-        if let Poll::Ready(output) = answer.as_mut().poll(&mut context) {
-            return Some(output);
-        }
-        let now = Instant::now();
-        if now >= deadline {
-            return None;
-        }
-        std::thread::park_timeout(deadline - now);
+        StoreError::Unavailable(e.to_string())
     }
 }
 
@@ -809,6 +727,43 @@ mod tests {
             ScratchSchema::count(&url, "schema_migrations"),
             MIGRATIONS.len() as i64
         );
+    }
+
+    /// A connection the database closed while it sat in the pool (here an administrator's
+    /// `pg_terminate_backend`; a restart alike) is noticed when it is next lent and replaced: no statement
+    /// fails on it. Each statement's thread drives its own connection, so nothing else would notice.
+    #[test]
+    fn a_connection_closed_while_idle_is_replaced_before_it_is_lent() {
+        let schema = ScratchSchema::new(&test_postgres_url()).unwrap_or_else(|e| panic!("{e}"));
+        let url = schema.url();
+        let store = Store::open(std::path::Path::new(&url)).unwrap();
+        let admin = Store::open(std::path::Path::new(&url)).unwrap();
+        let backend = |store: &Store| -> i64 {
+            store
+                .with(|conn| conn.query_map("SELECT pg_backend_pid()", params![], |r| r.get(0)))
+                .unwrap()[0]
+        };
+        store.insert_game(&record("g1")).unwrap();
+        let first = backend(&store);
+        admin
+            .with(|conn| conn.query("SELECT pg_terminate_backend(?1)", params![first]))
+            .unwrap();
+        let gone = (0..200).any(|_| {
+            let left: i64 = admin
+                .with(|conn| {
+                    conn.query_map(
+                        "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
+                        params![first],
+                        |r| r.get(0),
+                    )
+                })
+                .unwrap()[0];
+            std::thread::sleep(Duration::from_millis(10));
+            left == 0
+        });
+        assert!(gone, "the backend was not terminated");
+        assert!(store.game("g1").unwrap().is_some());
+        assert_ne!(backend(&store), first, "a new connection");
     }
 
     #[test]
