@@ -47,6 +47,12 @@ impl Param for u64 {
     }
 }
 
+impl Param for Value {
+    fn value(&self) -> Value {
+        self.clone()
+    }
+}
+
 impl Param for f64 {
     fn value(&self) -> Value {
         Value::Real(*self)
@@ -341,4 +347,15 @@ pub trait Database: Send + Sync + std::fmt::Debug {
     fn updates_in_with_clauses(&self) -> bool {
         false
     }
+
+    /// Runs one statement awaited on the caller's runtime, its thread free meanwhile, where the backend can
+    /// (PostgreSQL, with a connection opened on this runtime idle in the pool); `None` where it cannot, and
+    /// the caller runs the statement the blocking way. Answers how many rows the statement changed.
+    fn execute_awaited<'a>(&'a self, _sql: &'a str, _params: Vec<Value>) -> Option<Awaited<'a>> {
+        None
+    }
 }
+
+/// A statement's answer to await: [`Database::execute_awaited`].
+pub type Awaited<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = Result<u64, StoreError>> + Send + 'a>>;

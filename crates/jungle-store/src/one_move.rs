@@ -10,7 +10,7 @@
 
 use std::sync::OnceLock;
 
-use crate::db::{Conn, params};
+use crate::db::{Conn, Param, Value, params};
 use crate::late_move::{self, MOVE_MAX_AGE};
 use crate::{MoveRecord, Store, StoreError, Tables, now_ms};
 
@@ -46,19 +46,8 @@ impl Store {
         received_at_ms: Option<i64>,
     ) -> Result<(), StoreError> {
         let played_at = now_ms();
-        let max_age_ms = MOVE_MAX_AGE.as_millis() as i64;
-        // The update's parameters (?1 to ?9), which the one statement's insert shares.
-        let values = params![
-            id,
-            m.ply,
-            m.mv,
-            m.blue_ms,
-            m.red_ms,
-            played_at,
-            deadline_at,
-            received_at_ms,
-            max_age_ms
-        ];
+        let values = move_values(id, m, played_at, deadline_at, received_at_ms);
+        let values: &[&dyn Param] = &values.iter().map(|v| v as &dyn Param).collect::<Vec<_>>();
         let update =
             |conn: &dyn Conn| UPDATE_GAME.replace("{young}", &late_move::young_enough(conn, 8, 9));
         let stored = if self.db.updates_in_with_clauses() {
@@ -92,6 +81,32 @@ impl Store {
         Err(self.why_not_stored(crate::OPEN, id, received_at_ms))
     }
 
+    /// [`Store::insert_players_move`], awaited on the caller's runtime where the database allows it
+    /// ([`crate::db::Database::execute_awaited`]: PostgreSQL, on a server's runtime): the caller's thread is
+    /// neither blocked nor given up while the move is committed. Anywhere else, and for a game's first move
+    /// on this server (which writes out the statement), it is stored the blocking way.
+    ///
+    /// # Errors
+    /// As [`Store::insert_players_move`].
+    pub async fn insert_players_move_awaited(
+        &self,
+        id: &str,
+        m: &MoveRecord,
+        received_at_ms: i64,
+    ) -> Result<(), StoreError> {
+        let values = move_values(id, m, now_ms(), None, Some(received_at_ms));
+        let awaited = ONE_STATEMENT
+            .get()
+            .and_then(|sql| self.db.execute_awaited(sql, values));
+        let Some(answer) = awaited else {
+            return self.insert_players_move(id, m, received_at_ms);
+        };
+        if answer.await? == 1 {
+            return Ok(());
+        }
+        Err(self.why_not_stored(crate::OPEN, id, Some(received_at_ms)))
+    }
+
     /// Why a move of game `id` (open or hidden: `tables`) was not stored: its ending is stored, or the
     /// player's move is too old.
     pub(crate) fn why_not_stored(
@@ -123,4 +138,29 @@ impl Store {
             )),
         }
     }
+}
+
+/// The parameters of a move's update (?1 to ?9: [`UPDATE_GAME`]), which the one statement's insert shares.
+fn move_values(
+    id: &str,
+    m: &MoveRecord,
+    played_at: i64,
+    deadline_at: Option<i64>,
+    received_at_ms: Option<i64>,
+) -> Vec<Value> {
+    let max_age_ms = MOVE_MAX_AGE.as_millis() as i64;
+    params![
+        id,
+        m.ply,
+        m.mv,
+        m.blue_ms,
+        m.red_ms,
+        played_at,
+        deadline_at,
+        received_at_ms,
+        max_age_ms
+    ]
+    .iter()
+    .map(|p| p.value())
+    .collect()
 }

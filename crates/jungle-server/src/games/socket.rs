@@ -12,7 +12,7 @@ use jungle_platform::protocol::{ClientMessage, ServerMessage, SideName};
 use jungle_platform::room::{ActionError, Mode, Room};
 use jungle_rules::Side;
 
-use crate::shared::relay::{Incoming, Peer, relay};
+use crate::shared::relay::{Incoming, Peer, Reply, relay};
 
 /// Serves one connection until either side closes it, nothing arrives for the idle limit, or the client sends
 /// faster than its message limit. `seat` is the seat the connection's token holds.
@@ -72,23 +72,32 @@ fn error_json(message: &str) -> String {
 }
 
 /// Carries out one message, which arrived at `received_at_ms` (milliseconds since the epoch); the reply (if
-/// any) goes to this connection only. Changes reach everyone through the room's broadcast.
+/// any) goes to this connection only. Changes reach everyone through the room's broadcast. A move is
+/// committed on the connection's own task ([`Room::play_received_awaited`]): the reply waits for it.
 pub fn handle(
     hub: &Arc<Hub>,
     room: &Arc<Room>,
     seat: Option<Side>,
     text: &str,
     received_at_ms: i64,
-) -> Option<String> {
+) -> Reply {
     let message = match ClientMessage::parse(text) {
         Ok(message) => message,
-        Err(e) => return Some(error_json(&e.to_string())),
+        Err(e) => return Reply::Now(Some(error_json(&e.to_string()))),
     };
     let store = &hub.store;
     let action = message.kind();
     let result: Result<(), ActionError> = match message {
-        ClientMessage::Ping => return Some(ServerMessage::Pong.to_json()),
-        ClientMessage::Move { mv } => room.play_received(store, seat, &mv, received_at_ms),
+        ClientMessage::Ping => return Reply::Now(Some(ServerMessage::Pong.to_json())),
+        ClientMessage::Move { mv } => {
+            let (hub, room, mv) = (hub.clone(), room.clone(), mv.to_string());
+            return Reply::Awaited(Box::pin(async move {
+                let played = room
+                    .play_received_awaited(&hub.store, seat, &mv, received_at_ms)
+                    .await;
+                reply_to(&hub, &room, action, played)
+            }));
+        }
         ClientMessage::Resign => room.resign(store, seat),
         ClientMessage::OfferDraw => {
             let engine_side = match room.lock().mode {
@@ -106,6 +115,17 @@ pub fn handle(
         ClientMessage::ClaimWin => room.claim(store, seat, false),
         ClientMessage::ClaimDraw => room.claim(store, seat, true),
     };
+    Reply::Now(reply_to(hub, room, action, result))
+}
+
+/// What the player is told of an action's `result` (nothing when it was done: the change reaches everyone
+/// through the room's broadcast).
+fn reply_to(
+    hub: &Arc<Hub>,
+    room: &Arc<Room>,
+    action: &'static str,
+    result: Result<(), ActionError>,
+) -> Option<String> {
     match result {
         Ok(()) => {
             hub.after_change(room);

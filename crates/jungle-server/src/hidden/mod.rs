@@ -21,7 +21,7 @@ use crate::shared::error::ApiError;
 use crate::shared::guard::Client;
 use crate::shared::pages::Files;
 use crate::shared::pages::page;
-use crate::shared::relay::{Peer, relay};
+use crate::shared::relay::{Peer, Reply, relay};
 use crate::shared::session::Viewer;
 use crate::shared::socket::bounded;
 use crate::shared::socket::open_connection;
@@ -216,7 +216,7 @@ async fn websocket(
                 error_json: socket::error_json,
             };
             relay(&hub.limits, &room, peer, |text, received_at_ms| {
-                socket::handle(&hub, &room, seat, text, received_at_ms)
+                Reply::Now(socket::handle(&hub, &room, seat, text, received_at_ms))
             })
             .await;
             hub.hidden.evict_if_idle(&room);

@@ -4,6 +4,9 @@
 //! Generic over any `Sink` of text and `Stream` of [`Incoming`] frames, so tests can drive it with channels;
 //! the axum handlers adapt their sockets to these (`shared::socket::text_frames`).
 
+use std::future::Future;
+use std::pin::Pin;
+
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use jungle_platform::Limits;
 use jungle_platform::protocol::ProtocolError;
@@ -25,23 +28,35 @@ pub enum Incoming {
 /// The error sent before a flooding connection is closed.
 pub const FLOOD_MESSAGE: &str = "too many messages: the connection is closed";
 
+/// What a game connection's handler makes of a text frame: the reply to send this connection only (if any),
+/// now or once an action awaited on the connection's own task is done (a move committed to the database).
+pub(crate) enum Reply {
+    Now(Option<String>),
+    Awaited(Pin<Box<dyn Future<Output = Option<String>> + Send>>),
+}
+
 /// What a game connection does with one frame from its client.
 pub(crate) struct Answer {
     /// Sent to this connection only.
-    pub reply: Option<String>,
+    pub reply: Reply,
     /// Whether the connection ends (after the reply).
     pub close: bool,
 }
 
 impl Answer {
-    /// Sends the reply (if any); whether the connection goes on.
-    pub async fn deliver<Tx: Sink<String> + Unpin>(self, tx: &mut Tx) -> bool {
-        if let Some(reply) = self.reply
+    /// Sends the reply (if any); whether the connection goes on, and whether a reply was sent.
+    pub async fn deliver<Tx: Sink<String> + Unpin>(self, tx: &mut Tx) -> (bool, bool) {
+        let reply = match self.reply {
+            Reply::Now(reply) => reply,
+            Reply::Awaited(reply) => reply.await,
+        };
+        let replied = reply.is_some();
+        if let Some(reply) = reply
             && tx.send(reply).await.is_err()
         {
-            return false;
+            return (false, replied);
         }
-        !self.close
+        (!self.close, replied)
     }
 }
 
@@ -52,21 +67,21 @@ pub(crate) fn answer_frame(
     frame: Option<Incoming>,
     flood: &governor::DefaultDirectRateLimiter,
     error_json: fn(&str) -> String,
-    handle: impl FnOnce(&str) -> Option<String>,
+    handle: impl FnOnce(&str) -> Reply,
 ) -> Answer {
     if frame.is_some() && flood.check().is_err() {
         return Answer {
-            reply: Some(error_json(FLOOD_MESSAGE)),
+            reply: Reply::Now(Some(error_json(FLOOD_MESSAGE))),
             close: true,
         };
     }
     match frame {
         None | Some(Incoming::Broken) => Answer {
-            reply: None,
+            reply: Reply::Now(None),
             close: true,
         },
         Some(Incoming::Binary) => Answer {
-            reply: Some(error_json(&ProtocolError::Binary.to_string())),
+            reply: Reply::Now(Some(error_json(&ProtocolError::Binary.to_string()))),
             close: false,
         },
         Some(Incoming::Text(text)) => Answer {
@@ -97,7 +112,7 @@ pub(crate) async fn relay<K: Kind, Tx, Rx>(
     limits: &Limits,
     room: &Room<K>,
     peer: Peer<Tx, Rx>,
-    mut handle: impl FnMut(&str, i64) -> Option<String>,
+    mut handle: impl FnMut(&str, i64) -> Reply,
 ) where
     Tx: Sink<String> + Unpin,
     Rx: Stream<Item = Incoming> + Unpin,
@@ -135,8 +150,8 @@ pub(crate) async fn relay<K: Kind, Tx, Rx>(
                 heard = Instant::now();
                 let received_at = epoch_ms(arrivals.frame(heard), heard);
                 let answer = answer_frame(frame, &flood, error_json, |text| handle(text, received_at));
-                let replied = answer.reply.is_some();
-                if !answer.deliver(&mut tx).await {
+                let (goes_on, replied) = answer.deliver(&mut tx).await;
+                if !goes_on {
                     break;
                 }
                 if replied {

@@ -25,10 +25,10 @@ use bytes::BytesMut;
 use tokio_postgres::Statement;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
-use session::{Outcome, Session};
+use session::{Outcome, Session, race};
 
 use super::StoreError;
-use super::db::{Conn, Database, Param, Row, RowLock, Value, params};
+use super::db::{Awaited, Conn, Database, Param, Row, RowLock, Value, params};
 
 /// The migrations, in order, each recorded in `schema_migrations` once applied.
 const MIGRATIONS: &[&str] = &[
@@ -201,6 +201,10 @@ impl Postgres {
     /// Applies the migrations the database lacks, in one transaction under an advisory lock: of several
     /// servers starting at once, the first migrates and the others then find nothing left to do.
     fn migrate(&self) -> Result<(), StoreError> {
+        blocking(|| self.migrate_here())
+    }
+
+    fn migrate_here(&self) -> Result<(), StoreError> {
         let lease = self.checkout()?;
         let tx = lease.on()?;
         tx.execute_batch("BEGIN")?;
@@ -224,7 +228,8 @@ impl Postgres {
         let deadline = Instant::now() + self.settings.statement_timeout;
         let mut pool = self.lock_pool();
         loop {
-            if let Some(session) = pool.idle.pop() {
+            if let Some(at) = pool.idle.iter().rposition(|s| !s.is_shared()) {
+                let session = pool.idle.swap_remove(at);
                 // Looked at outside the pool's lock: the look is a system call.
                 drop(pool);
                 if session.is_open() {
@@ -234,6 +239,11 @@ impl Postgres {
                 pool = self.lock_pool();
                 pool.open -= 1;
                 continue;
+            }
+            // A full pool with a connection only tasks can use idle: it makes room for one this caller can.
+            if pool.open >= self.settings.max_connections && !pool.idle.is_empty() {
+                pool.idle.pop();
+                pool.open -= 1;
             }
             if pool.open < self.settings.max_connections {
                 pool.open += 1;
@@ -327,6 +337,46 @@ impl Database for Postgres {
     fn updates_in_with_clauses(&self) -> bool {
         true
     }
+
+    fn execute_awaited<'a>(&'a self, sql: &'a str, params: Vec<Value>) -> Option<Awaited<'a>> {
+        let runtime = tokio::runtime::Handle::try_current().ok()?;
+        if runtime.runtime_flavor() != tokio::runtime::RuntimeFlavor::MultiThread {
+            return None;
+        }
+        let idle = {
+            let mut pool = self.lock_pool();
+            match pool.idle.iter().rposition(|s| s.runs_on(&runtime)) {
+                Some(at) => Some(pool.idle.swap_remove(at)),
+                None if pool.open < self.settings.max_connections => {
+                    pool.open += 1;
+                    None
+                }
+                // Every connection is busy, or idle for blocking callers: this statement is one of those.
+                None => return None,
+            }
+        };
+        Some(Box::pin(async move {
+            let session = match idle {
+                Some(session) => session,
+                None => match Session::open_shared(&self.config).await {
+                    Ok(session) => session,
+                    Err(e) => {
+                        self.lock_pool().open -= 1;
+                        self.returned.notify_one();
+                        return Err(e);
+                    }
+                },
+            };
+            let mut lease = Lease::new(self, session);
+            if !lease.session.as_ref().is_some_and(Session::is_open) {
+                lease.broken.set(true);
+                return Err(StoreError::Unavailable(
+                    "the database closed the connection".into(),
+                ));
+            }
+            lease.execute_awaited(sql, &params).await
+        }))
+    }
 }
 
 /// Runs `f`, which waits for the database, after telling a multi-thread tokio runtime (`block_in_place`), so
@@ -363,6 +413,96 @@ impl Postgres {
     }
 }
 
+/// A statement's answer as the store's: a connection that ended, or that a statement timed out on (its
+/// state unknown), or whose own error (not the statement's) came back, is marked `broken`: not given back to
+/// the pool.
+fn answered<T>(
+    outcome: Outcome<T>,
+    broken: &Cell<bool>,
+    timeout: Duration,
+) -> Result<T, StoreError> {
+    match outcome {
+        Outcome::Answered(Ok(value)) => Ok(value),
+        Outcome::Answered(Err(e)) => {
+            if e.as_db_error().is_none() {
+                broken.set(true);
+            }
+            Err(unavailable_or_sql(e))
+        }
+        Outcome::Ended(e) => {
+            broken.set(true);
+            Err(StoreError::Unavailable(e.map_or_else(
+                || "the database closed the connection".to_string(),
+                |e| e.to_string(),
+            )))
+        }
+        Outcome::TimedOut => {
+            broken.set(true);
+            Err(StoreError::Unavailable(format!(
+                "the database did not answer within {timeout:?}"
+            )))
+        }
+    }
+}
+
+impl Lease<'_> {
+    /// Runs `sql` with `values`, awaited on the runtime the connection was opened on ([`Session::runs_on`]).
+    /// A wait dropped half-way leaves the connection out of its session, which is then not lent again.
+    async fn execute_awaited(&mut self, sql: &str, values: &[Value]) -> Result<u64, StoreError> {
+        let timeout = self.db.settings.statement_timeout;
+        let mut broken = false;
+        let result = match self.session.as_mut() {
+            Some(session) => execute_on(session, sql, values, timeout, &mut broken).await,
+            None => Err(StoreError::Unavailable(
+                "the connection was given back".into(),
+            )),
+        };
+        if broken {
+            self.broken.set(true);
+        }
+        result
+    }
+}
+
+/// [`Lease::execute_awaited`] on its session; `broken` set when the connection is not to be trusted again.
+async fn execute_on(
+    session: &mut Session,
+    sql: &str,
+    values: &[Value],
+    timeout: Duration,
+    broken: &mut bool,
+) -> Result<u64, StoreError> {
+    let Some(mut connection) = session.take_connection() else {
+        *broken = true;
+        return Err(StoreError::Unavailable(
+            "the database closed the connection".into(),
+        ));
+    };
+    let (client, cached) = (&session.client, session.prepared(sql));
+    let newly_prepared = cached.is_none();
+    let work = async move {
+        let statement = match cached {
+            Some(statement) => statement,
+            None => client.prepare(&dollar_placeholders(sql)).await?,
+        };
+        let params: Vec<&(dyn ToSql + Sync)> =
+            values.iter().map(|v| v as &(dyn ToSql + Sync)).collect();
+        let changed = client.execute(&statement, &params).await?;
+        Ok((statement, changed))
+    };
+    let outcome = tokio::time::timeout(timeout, race(&mut connection, work))
+        .await
+        .unwrap_or(Outcome::TimedOut);
+    if let Outcome::Answered(_) = outcome {
+        session.put_back(connection);
+    }
+    let (statement, changed) = answered(outcome, Cell::from_mut(broken), timeout)?;
+    if newly_prepared {
+        session.remember(sql, statement);
+    }
+    Ok(changed)
+}
+
 /// Statements on a lent connection.
 struct On<'a> {
     session: &'a Session,
@@ -377,41 +517,19 @@ impl On<'_> {
         &self,
         answer: impl Future<Output = Result<T, tokio_postgres::Error>> + Send,
     ) -> Result<T, StoreError> {
-        match self.session.run(answer, self.timeout) {
-            Outcome::Answered(Ok(value)) => Ok(value),
-            Outcome::Answered(Err(e)) => {
-                // Not the statement's error but the connection's: it is not trusted again.
-                if e.as_db_error().is_none() {
-                    self.broken.set(true);
-                }
-                Err(unavailable_or_sql(e))
-            }
-            Outcome::Ended(e) => {
-                self.broken.set(true);
-                Err(StoreError::Unavailable(e.map_or_else(
-                    || "the database closed the connection".to_string(),
-                    |e| e.to_string(),
-                )))
-            }
-            Outcome::TimedOut => {
-                self.broken.set(true);
-                Err(StoreError::Unavailable(format!(
-                    "the database did not answer within {:?}",
-                    self.timeout
-                )))
-            }
-        }
+        answered(
+            self.session.run(answer, self.timeout),
+            self.broken,
+            self.timeout,
+        )
     }
 
     fn statement(&self, sql: &str) -> Result<Statement, StoreError> {
-        if let Some(statement) = self.session.statements.borrow().get(sql) {
-            return Ok(statement.clone());
+        if let Some(statement) = self.session.prepared(sql) {
+            return Ok(statement);
         }
         let statement = self.wait(self.session.client.prepare(&dollar_placeholders(sql)))?;
-        self.session
-            .statements
-            .borrow_mut()
-            .insert(sql.to_string(), statement.clone());
+        self.session.remember(sql, statement.clone());
         Ok(statement)
     }
 
@@ -764,6 +882,55 @@ mod tests {
         assert!(gone, "the backend was not terminated");
         assert!(store.game("g1").unwrap().is_some());
         assert_ne!(backend(&store), first, "a new connection");
+    }
+
+    /// On a server's (multi-thread) runtime a statement is awaited on a connection opened on that runtime,
+    /// which a blocking caller is never lent; with no such runtime the await is not offered.
+    #[test]
+    fn statements_are_awaited_on_a_multi_thread_runtime_on_its_own_connections() {
+        let schema = ScratchSchema::new(&test_postgres_url()).unwrap_or_else(|e| panic!("{e}"));
+        let url = schema.url();
+        Store::open(std::path::Path::new(&url))
+            .unwrap()
+            .insert_game(&record("g1"))
+            .unwrap();
+        let db = Postgres::open(&url).unwrap();
+        let sql = "UPDATE games SET plies = plies + 1 WHERE id = ?1";
+        let game = || vec![Value::Text("g1".into())];
+        assert!(db.execute_awaited(sql, game()).is_none(), "no runtime");
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let changed = runtime.block_on(async {
+            let mut changed = Vec::new();
+            for _ in 0..2 {
+                let awaited = db.execute_awaited(sql, game()).expect("offered");
+                changed.push(awaited.await.unwrap());
+            }
+            changed
+        });
+        assert_eq!(changed, [1, 1]);
+        let shared = |db: &Postgres| db.lock_pool().idle.iter().filter(|s| s.is_shared()).count();
+        assert_eq!(shared(&db), 1, "one connection of the runtime served both");
+        let plies = |conn: &dyn Conn| {
+            conn.query_map("SELECT plies FROM games WHERE id = 'g1'", params![], |r| {
+                r.get::<i64>(0)
+            })
+        };
+        let mut seen = Vec::new();
+        db.with_conn(&mut |conn| {
+            seen = plies(conn)?;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, [2]);
+        assert_eq!(
+            db.lock_pool().open,
+            2,
+            "the blocking caller had a connection of its own"
+        );
     }
 
     #[test]

@@ -249,6 +249,64 @@ impl Room<Open> {
         received_at_ms: i64,
     ) -> Result<(), ActionError> {
         let mut state = self.lock();
+        let m = self.players_move(store, &mut state, seat, text)?;
+        self.commit_move(store, &mut state, m, Some(received_at_ms))
+    }
+
+    /// [`Room::play_received`], with the move's commit awaited where the store allows it (PostgreSQL on the
+    /// server's runtime): the room is not locked, nor the thread held, while the database commits. A change
+    /// to the room meanwhile (an ending, a takeback, another node's news) makes it read the game again, with
+    /// or without this move as the database decided. A correspondence move is stored the blocking way.
+    ///
+    /// # Errors
+    /// As [`Room::play_received`].
+    pub async fn play_received_awaited(
+        &self,
+        store: &Store,
+        seat: Option<Side>,
+        text: &str,
+        received_at_ms: i64,
+    ) -> Result<(), ActionError> {
+        let prepared = {
+            let mut state = self.lock();
+            let m = self.players_move(store, &mut state, seat, text)?;
+            if state.correspondence.is_some() {
+                return self.commit_move(store, &mut state, m, Some(received_at_ms));
+            }
+            prepare_move(&mut state, m)?
+        };
+        let saved = store
+            .insert_players_move_awaited(&self.id, &prepared.record, received_at_ms)
+            .await;
+        let mut state = self.lock();
+        if state.generation != prepared.generation {
+            self.catch_up_locked(store, &mut state)?;
+            return match saved {
+                // Stored: the room read again has the move. An ending it made is stored now, and the other
+                // nodes read the game from the database (there is no plain move of theirs to play).
+                Ok(()) => {
+                    self.finish_if_over(store, &mut state, Instant::now())?;
+                    state.generation += 1;
+                    self.show(&state);
+                    self.publish(&state, Change::Stored);
+                    Ok(())
+                }
+                Err(e) if e.is_conflict() => Err(ActionError::OutOfDate),
+                Err(e) => Err(e.into()),
+            };
+        }
+        self.finish_move(store, &mut state, prepared, saved)
+    }
+
+    /// The move `text` of the player in `seat`, if it is theirs to make now (a flag that fell first ends the
+    /// game instead).
+    fn players_move(
+        &self,
+        store: &Store,
+        state: &mut RoomState,
+        seat: Option<Side>,
+        text: &str,
+    ) -> Result<Move, ActionError> {
         let seat = seat.ok_or(ActionError::Spectator)?;
         state.check_playable()?;
         if seat != state.game.side_to_move() || is_engine_seat(state.mode, seat) {
@@ -258,8 +316,8 @@ impl Room<Open> {
             .trim()
             .parse()
             .map_err(|e| ActionError::Illegal(GameError::Parse(e)))?;
-        self.flag_check(store, &mut state)?;
-        self.commit_move(store, &mut state, m, Some(received_at_ms))
+        self.flag_check(store, state)?;
+        Ok(m)
     }
 
     /// Plays the engine's move if the room is still where the engine was asked to think (`generation`).
@@ -316,41 +374,32 @@ impl Room<Open> {
         m: Move,
         received_at_ms: Option<i64>,
     ) -> Result<(), ActionError> {
-        let mover = state.game.side_to_move();
-        let after = state.game.moves().last().map(ToString::to_string);
-        state.game.play(m).map_err(ActionError::Illegal)?;
-        let now = Instant::now();
-        let played_at = now_ms();
-        let before = state.clock.clone();
-        // The clocks start once each side has made its first move (as on lichess): nobody loses on time
-        // before the opponent has even arrived.
-        let begun = state.game.moves().len() >= OPENING_PLIES;
-        let millis = state.clock.as_mut().map(|clock| {
-            if begun {
-                clock.press(mover, now);
-            }
-            clock.millis(now)
-        });
-        let record = MoveRecord {
-            ply: state.game.moves().len() as u32 - 1,
-            mv: m.to_string(),
-            blue_ms: millis.map(|t| t.blue),
-            red_ms: millis.map(|t| t.red),
-        };
-        let correspondence = state.correspondence.map(|c| c.after_move(now_ms()));
-        let saved = match (correspondence, received_at_ms) {
-            (Some(c), _) => {
-                store.insert_move_with_deadline(&self.id, &record, c.deadline_ms, received_at_ms)
-            }
+        let prepared = prepare_move(state, m)?;
+        let saved = match (prepared.correspondence, received_at_ms) {
+            (Some(c), _) => store.insert_move_with_deadline(
+                &self.id,
+                &prepared.record,
+                c.deadline_ms,
+                received_at_ms,
+            ),
             (None, Some(received_at_ms)) => {
-                store.insert_players_move(&self.id, &record, received_at_ms)
+                store.insert_players_move(&self.id, &prepared.record, received_at_ms)
             }
-            (None, None) => store.insert_move(&self.id, &record),
+            (None, None) => store.insert_move(&self.id, &prepared.record),
         };
+        self.finish_move(store, state, prepared, saved)
+    }
+
+    /// Shows a prepared move that the store `saved`; one it did not is not played, and the player is told
+    /// (and may send it again).
+    fn finish_move(
+        &self,
+        store: &Store,
+        state: &mut RoomState,
+        prepared: PreparedMove,
+        saved: Result<(), StoreError>,
+    ) -> Result<(), ActionError> {
         if let Err(e) = saved {
-            // Not saved, so not played: the browser is told and may send it again.
-            state.game.undo();
-            state.clock = before;
             if e.is_conflict() {
                 // Another node stored this ply first: this room was behind. Read it again and say so.
                 self.catch_up_locked(store, state)?;
@@ -358,6 +407,20 @@ impl Room<Open> {
             }
             return Err(e.into());
         }
+        let PreparedMove {
+            m,
+            mover,
+            record,
+            after,
+            clock,
+            millis,
+            correspondence,
+            now,
+            played_at,
+            generation: _,
+        } = prepared;
+        state.game.play(m).map_err(ActionError::Illegal)?;
+        state.clock = clock;
         if let Some(t) = millis {
             state.clock_history.push(t);
         }
@@ -582,6 +645,63 @@ impl Room<Open> {
         self.publish(state, Change::Stored);
         Ok(())
     }
+}
+
+/// A move checked against the room and ready to store, with what the room becomes once it is stored.
+#[derive(Debug)]
+struct PreparedMove {
+    m: Move,
+    mover: Side,
+    record: MoveRecord,
+    /// The move before it, in the event the other nodes play it from.
+    after: Option<String>,
+    /// The clock once the move is made, and its times then.
+    clock: Option<Clock>,
+    millis: Option<BySide<u64>>,
+    correspondence: Option<Correspondence>,
+    now: Instant,
+    played_at: i64,
+    /// The room's generation it was prepared in.
+    generation: u64,
+}
+
+/// Checks move `m` in the room (the room itself is left as it was) and works out what storing it writes.
+fn prepare_move(state: &mut RoomState, m: Move) -> Result<PreparedMove, ActionError> {
+    let mover = state.game.side_to_move();
+    let after = state.game.moves().last().map(ToString::to_string);
+    // Played to check it and to count it, then taken back: the room shows it only once it is stored.
+    state.game.play(m).map_err(ActionError::Illegal)?;
+    let plies = state.game.moves().len();
+    state.game.undo();
+    let now = Instant::now();
+    // The clocks start once each side has made its first move (as on lichess): nobody loses on time
+    // before the opponent has even arrived.
+    let begun = plies >= OPENING_PLIES;
+    let mut clock = state.clock.clone();
+    let millis = clock.as_mut().map(|clock| {
+        if begun {
+            clock.press(mover, now);
+        }
+        clock.millis(now)
+    });
+    let record = MoveRecord {
+        ply: plies as u32 - 1,
+        mv: m.to_string(),
+        blue_ms: millis.map(|t| t.blue),
+        red_ms: millis.map(|t| t.red),
+    };
+    Ok(PreparedMove {
+        m,
+        mover,
+        record,
+        after,
+        clock,
+        millis,
+        correspondence: state.correspondence.map(|c| c.after_move(now_ms())),
+        now,
+        played_at: now_ms(),
+        generation: state.generation,
+    })
 }
 
 /// The notice that `by` declined a draw.
