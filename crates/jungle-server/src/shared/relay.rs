@@ -43,20 +43,13 @@ pub(crate) struct Answer {
     pub close: bool,
 }
 
-impl Answer {
-    /// Sends the reply (if any); whether the connection goes on, and whether a reply was sent.
-    pub async fn deliver<Tx: Sink<String> + Unpin>(self, tx: &mut Tx) -> (bool, bool) {
-        let reply = match self.reply {
+impl Reply {
+    /// The reply, once it is ready.
+    pub async fn ready(self) -> Option<String> {
+        match self {
             Reply::Now(reply) => reply,
             Reply::Awaited(reply) => reply.await,
-        };
-        let replied = reply.is_some();
-        if let Some(reply) = reply
-            && tx.send(reply).await.is_err()
-        {
-            return (false, replied);
         }
-        (!self.close, replied)
     }
 }
 
@@ -149,13 +142,16 @@ pub(crate) async fn relay<K: Kind, Tx, Rx>(
             frame = rx.next() => {
                 heard = Instant::now();
                 let received_at = epoch_ms(arrivals.frame(heard), heard);
-                let answer = answer_frame(frame, &flood, error_json, |text| handle(text, received_at));
-                let (goes_on, replied) = answer.deliver(&mut tx).await;
-                if !goes_on {
-                    break;
-                }
-                if replied {
+                let Answer { reply, close } =
+                    answer_frame(frame, &flood, error_json, |text| handle(text, received_at));
+                if let Some(reply) = reply.ready().await {
+                    if tx.send(reply).await.is_err() {
+                        break;
+                    }
                     heartbeat.reset();
+                }
+                if close {
+                    break;
                 }
             }
             state = updates.next() => {

@@ -222,6 +222,12 @@ impl Postgres {
         self.pool.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// A connection counted as open is not (it failed to open, or broke): its place goes to whoever waits.
+    fn give_up_slot(&self) {
+        self.lock_pool().open -= 1;
+        self.returned.notify_one();
+    }
+
     /// A connection of the pool: an idle one, a new one while the pool has room, else the first one given
     /// back within the statement timeout.
     fn checkout(&self) -> Result<Lease<'_>, StoreError> {
@@ -251,8 +257,7 @@ impl Postgres {
                 return match Session::open(&self.config) {
                     Ok(session) => Ok(Lease::new(self, session)),
                     Err(e) => {
-                        self.lock_pool().open -= 1;
-                        self.returned.notify_one();
+                        self.give_up_slot();
                         Err(e)
                     }
                 };
@@ -356,24 +361,25 @@ impl Database for Postgres {
             }
         };
         Some(Box::pin(async move {
-            let session = match idle {
-                Some(session) => session,
+            let mut lease = match idle {
+                Some(session) => {
+                    let lease = Lease::new(self, session);
+                    if !lease.session.as_ref().is_some_and(Session::is_open) {
+                        lease.broken.set(true);
+                        return Err(StoreError::Unavailable(
+                            "the database closed the connection".into(),
+                        ));
+                    }
+                    lease
+                }
                 None => match Session::open_shared(&self.config).await {
-                    Ok(session) => session,
+                    Ok(session) => Lease::new(self, session),
                     Err(e) => {
-                        self.lock_pool().open -= 1;
-                        self.returned.notify_one();
+                        self.give_up_slot();
                         return Err(e);
                     }
                 },
             };
-            let mut lease = Lease::new(self, session);
-            if !lease.session.as_ref().is_some_and(Session::is_open) {
-                lease.broken.set(true);
-                return Err(StoreError::Unavailable(
-                    "the database closed the connection".into(),
-                ));
-            }
             lease.execute_awaited(sql, &params).await
         }))
     }

@@ -286,9 +286,7 @@ impl Room<Open> {
                 // nodes read the game from the database (there is no plain move of theirs to play).
                 Ok(()) => {
                     self.finish_if_over(store, &mut state, Instant::now())?;
-                    state.generation += 1;
-                    self.show(&state);
-                    self.publish(&state, Change::Stored);
+                    self.announce(&mut state, Change::Stored);
                     Ok(())
                 }
                 Err(e) if e.is_conflict() => Err(ActionError::OutOfDate),
@@ -434,8 +432,6 @@ impl Room<Open> {
         state.takeback_request = None;
         state.waiting_since = now;
         self.finish_if_over(store, state, now)?;
-        state.generation += 1;
-        self.show(state);
         // The other nodes play a plain move from the event; an ending or a correspondence deadline they
         // read from the database.
         let change = if state.is_finished() || correspondence.is_some() {
@@ -450,8 +446,16 @@ impl Room<Open> {
                 played_at,
             })
         };
-        self.publish(state, change);
+        self.announce(state, change);
         Ok(())
+    }
+
+    /// A change made and stored: the room's generation moves on, and every connection here and every other
+    /// node hears of it.
+    fn announce(&self, state: &mut RoomState, change: Change) {
+        state.generation += 1;
+        self.show(state);
+        self.publish(state, change);
     }
 
     /// Ends the game on time if the side to move has run out: its clock, or its correspondence deadline (a
@@ -468,9 +472,7 @@ impl Room<Open> {
             let outcome = Outcome::win(mover.opponent(), Termination::TimeForfeit);
             state.game.declare(outcome);
             self.finish_if_over(store, state, now)?;
-            state.generation += 1;
-            self.show(state);
-            self.publish(state, Change::Stored);
+            self.announce(state, Change::Stored);
             return Err(ActionError::Over(outcome));
         }
         Ok(())
@@ -537,9 +539,7 @@ impl Room<Open> {
             }
             return Err(e);
         }
-        state.generation += 1;
-        self.show(&state);
-        self.publish(&state, Change::Stored);
+        self.announce(&mut state, Change::Stored);
         Ok(())
     }
 
@@ -561,9 +561,7 @@ impl Room<Open> {
                 _ if state.draw_offer == Some(seat.opponent()) => true,
                 _ => {
                     state.draw_offer = Some(seat);
-                    state.generation += 1;
-                    self.show(&state);
-                    self.publish(&state, Change::DrawOffered(side_text(seat)));
+                    self.announce(&mut state, Change::DrawOffered(side_text(seat)));
                     false
                 }
             }
@@ -640,9 +638,7 @@ impl Room<Open> {
             clock.stop(Instant::now());
         }
         state.draw_offer = None;
-        state.generation += 1;
-        self.show(state);
-        self.publish(state, Change::Stored);
+        self.announce(state, Change::Stored);
         Ok(())
     }
 }

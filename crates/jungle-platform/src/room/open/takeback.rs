@@ -97,9 +97,7 @@ impl Room<Open> {
             );
         }
         state.waiting_since = now;
-        state.generation += 1;
-        self.show(state);
-        self.publish(state, Change::Stored);
+        self.announce(state, Change::Stored);
         Ok(())
     }
 }
