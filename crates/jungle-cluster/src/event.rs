@@ -8,9 +8,6 @@ use serde::{Deserialize, Serialize};
 /// The subjects of game events: `jungle.game.ID`.
 pub const SUBJECT_PREFIX: &str = "jungle.game.";
 
-/// Every game's events (what a node subscribes to).
-pub const ALL_GAMES: &str = "jungle.game.*";
-
 /// An event larger than this is not read (a real one is a few hundred bytes).
 pub const MAX_EVENT_BYTES: usize = 4096;
 

@@ -14,17 +14,18 @@
 
 mod broker;
 pub mod event;
+mod interest;
 pub mod outbox;
+pub use interest::Interest;
 pub use outbox::Outbox;
 
-use std::hash::BuildHasher;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use futures_util::StreamExt;
 use tokio::sync::{Notify, mpsc, oneshot};
 
 use event::GameEvent;
+use interest::{News, Router};
 
 /// How this node joins the others.
 #[derive(Clone, Debug)]
@@ -57,29 +58,35 @@ pub const DEFAULT_ENGINE_LEASE: Duration = Duration::from_secs(10);
 /// take). Each task takes the games whose id hashes to it, so a game's events are applied in their order.
 const APPLIERS: usize = 8;
 
-/// Events waiting for one applier; past this the subscription waits (and the broker's own buffer fills).
+/// News waiting for one applier; past this the subscriptions wait (and the broker's own buffers fill).
 const APPLIER_BACKLOG: usize = 1024;
 
 /// What a node does with the other nodes' news (the server's hub implements it).
 pub trait Member: Send + Sync + 'static {
     /// Another node changed a game.
     fn apply_event(self: &Arc<Self>, event: &GameEvent);
+    /// This node now hears `game`'s events (it holds the game since a moment ago, see [`Interest`]): a
+    /// change stored before the broker had the subscription is read from the database now.
+    fn listening(self: &Arc<Self>, game: &str);
     /// Events meant for this node may have been lost: everything held in memory is read again.
     fn reload_all(self: &Arc<Self>);
 }
 
 /// Starts the appliers of `member`'s events; each ends when the member is gone or its line closes.
-fn start_appliers<M: Member>(member: &Arc<M>) -> Vec<mpsc::Sender<GameEvent>> {
+fn start_appliers<M: Member>(member: &Arc<M>) -> Vec<mpsc::Sender<News>> {
     (0..APPLIERS)
         .map(|_| {
-            let (line, mut events) = mpsc::channel::<GameEvent>(APPLIER_BACKLOG);
+            let (line, mut news) = mpsc::channel::<News>(APPLIER_BACKLOG);
             let member = Arc::downgrade(member);
             tokio::spawn(async move {
-                while let Some(event) = events.recv().await {
+                while let Some(news) = news.recv().await {
                     let Some(member) = member.upgrade() else {
                         break;
                     };
-                    member.apply_event(&event);
+                    match news {
+                        News::Event(event) => member.apply_event(&event),
+                        News::Listening(game) => member.listening(&game),
+                    }
                 }
             });
             line
@@ -96,12 +103,13 @@ pub enum ClusterError {
     Broker(String),
 }
 
-/// A node's membership: its name, its lease, and the line of events it publishes.
+/// A node's membership: its name, its lease, the line of events it publishes and what it listens to.
 #[derive(Debug)]
 pub struct Cluster {
     pub node: String,
     pub engine_lease: Duration,
     outbox: Outbox,
+    interest: Interest,
     /// Notified when events meant for this node may have been lost: its rooms are read again.
     events_lost: Arc<Notify>,
     /// Dropped with the cluster: the task that reloads the rooms after lost events ends (and lets the
@@ -114,6 +122,11 @@ impl Cluster {
         self.outbox.clone()
     }
 
+    /// Where the node's rooms say which games it holds: it hears only their events.
+    pub fn interest(&self) -> Interest {
+        self.interest.clone()
+    }
+
     /// Tells the node that events meant for it were lost, as the broker's client does after a reconnection
     /// or when it dropped events this node did not take in time: every room it holds is read again from the
     /// database. (Public for the tests: a real overload drops a given event only by chance.)
@@ -123,23 +136,17 @@ impl Cluster {
 }
 
 /// Connects `member` to the broker and the other nodes: it publishes its changes through the cluster's
-/// [`Outbox`] from now on and is handed the others'.
+/// [`Outbox`] from now on, and is handed the others' changes to the games its rooms hold (they say which
+/// through the cluster's [`Interest`]).
 ///
 /// # Errors
-/// When the broker cannot be reached or the subscription fails.
+/// When the broker cannot be reached.
 pub async fn join<M: Member>(
     member: &Arc<M>,
     config: &ClusterConfig,
 ) -> Result<Arc<Cluster>, ClusterError> {
     let events_lost = Arc::new(Notify::new());
     let client = broker::connect(&config.broker, &config.node_id, events_lost.clone()).await?;
-    let mut subscriber = client
-        .subscribe(event::ALL_GAMES)
-        .await
-        .map_err(|e| ClusterError::Broker(e.to_string()))?;
-    // The subscription is in place at the broker before the node serves anyone: no event of its games is
-    // missed.
-    broker::confirm_subscriptions(&client).await?;
     let (outbox, mut outgoing) = Outbox::new(&config.node_id);
     let publisher = client.clone();
     tokio::spawn(async move {
@@ -152,25 +159,8 @@ pub async fn join<M: Member>(
             }
         }
     });
-    let node = config.node_id.clone();
-    let appliers = start_appliers(member);
-    let by_game = std::hash::RandomState::new();
-    tokio::spawn(async move {
-        while let Some(message) = subscriber.next().await {
-            match GameEvent::parse(&message.payload) {
-                Ok(event) if event.node == node => {}
-                Ok(event) => {
-                    let applier = &appliers[by_game.hash_one(&event.game) as usize % APPLIERS];
-                    if applier.send(event).await.is_err() {
-                        break;
-                    }
-                }
-                Err(e) => {
-                    tracing::warn!(subject = %message.subject, error = %e, "ignored a message")
-                }
-            }
-        }
-    });
+    let router = Router::new(&config.node_id, start_appliers(member));
+    let interest = interest::start(client.clone(), router, Arc::downgrade(member));
     let (left, leaving) = oneshot::channel();
     tokio::spawn(reload_after_lost_events(
         Arc::downgrade(member),
@@ -182,6 +172,7 @@ pub async fn join<M: Member>(
         node: config.node_id.clone(),
         engine_lease: config.engine_lease,
         outbox,
+        interest,
         events_lost,
         _left: left,
     });

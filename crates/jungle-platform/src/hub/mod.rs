@@ -209,6 +209,8 @@ impl Hub {
     ) -> Result<(), ClusterError> {
         let cluster = crate::cluster::join(self, config).await?;
         let outbox = cluster.outbox();
+        self.rooms.report_to(cluster.interest());
+        self.hidden.report_to(cluster.interest());
         self.cluster
             .set(cluster)
             .map_err(|_| ClusterError::Broker("this node already joined".into()))?;
@@ -363,10 +365,9 @@ impl Hub {
             && self.cluster().is_some()
             && let Some(hub) = self.me.upgrade()
         {
-            // Another node's change stored while this one was reading found no room here to catch up: catch
-            // up now. Then the room's clock timers and engine start here too (a game opened on this node
-            // after its node died goes on).
-            room.refresh(&self.store)?;
+            // The room's clock timers and engine start here too (a game opened on this node after its node
+            // died goes on). A change another node stored while this one was reading is read once the
+            // broker has this node's subscription to the game (`Member::listening`).
             hub.after_change(&room);
         }
         // Only finished games can leave memory, so only their loads need a tidy-up (not a restart's).
@@ -510,6 +511,20 @@ impl crate::cluster::Member for Hub {
             Err(e) => {
                 tracing::error!(game = %room.id, error = %e, "could not catch up with another node")
             }
+        }
+    }
+
+    /// The broker now delivers the game's events here: a change stored before (while the room was being
+    /// read, or before a new game's subscription took) is caught up with now.
+    fn listening(self: &Arc<Self>, game: &str) {
+        let Some(room) = self.held_room(game) else {
+            self.apply_hidden_event(game);
+            return;
+        };
+        match room.refresh(&self.store) {
+            Ok(true) => self.after_change(&room),
+            Ok(false) => {}
+            Err(e) => tracing::error!(game = %room.id, error = %e, "could not read a room again"),
         }
     }
 

@@ -1,21 +1,26 @@
 //! The rooms of one kind of game a node holds in memory: found by id, shared by every connection to the
-//! game, and dropped when idle (they are read again from the store when asked for).
+//! game, and dropped when idle (they are read again from the store when asked for). In a cluster, the
+//! broker is told each game that enters or leaves (the node hears only the events of the games it holds).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::{Kind, Room};
+use crate::cluster::Interest;
 
 #[derive(Debug)]
 pub struct Rooms<K: Kind> {
     map: Mutex<HashMap<String, Arc<Room<K>>>>,
+    /// Told of every room that enters or leaves, once the node joined a cluster.
+    interest: OnceLock<Interest>,
 }
 
 impl<K: Kind> Default for Rooms<K> {
     fn default() -> Self {
         Rooms {
             map: Mutex::new(HashMap::new()),
+            interest: OnceLock::new(),
         }
     }
 }
@@ -25,6 +30,29 @@ impl<K: Kind> Rooms<K> {
         self.map.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Tells `interest` of the rooms held now and of every room that enters or leaves from now on (a
+    /// second call is ignored). Entries and departures are told while the map is held, so they reach it in
+    /// the order they happened.
+    pub fn report_to(&self, interest: Interest) {
+        let map = self.map();
+        for id in map.keys() {
+            interest.hold(id);
+        }
+        let _ = self.interest.set(interest);
+    }
+
+    fn entered(&self, id: &str) {
+        if let Some(interest) = self.interest.get() {
+            interest.hold(id);
+        }
+    }
+
+    fn left(&self, id: &str) {
+        if let Some(interest) = self.interest.get() {
+            interest.release(id);
+        }
+    }
+
     /// The room of a game held here, without reading the store.
     pub fn held(&self, id: &str) -> Option<Arc<Room<K>>> {
         self.map().get(id).cloned()
@@ -32,22 +60,34 @@ impl<K: Kind> Rooms<K> {
 
     /// Keeps a room just made (a new game).
     pub fn insert(&self, room: Arc<Room<K>>) {
-        self.map().insert(room.id.clone(), room);
+        let mut map = self.map();
+        let id = room.id.clone();
+        if map.insert(id.clone(), room).is_none() {
+            self.entered(&id);
+        }
     }
 
     /// Keeps a room just read from the store, unless another load of the same game got in first: the room
     /// held afterwards, which everyone shares.
     pub fn first_in(&self, loaded: Arc<Room<K>>) -> Arc<Room<K>> {
-        self.map()
+        let mut map = self.map();
+        let held = map
             .entry(loaded.id.clone())
-            .or_insert(loaded)
-            .clone()
+            .or_insert_with(|| loaded.clone())
+            .clone();
+        if Arc::ptr_eq(&held, &loaded) {
+            self.entered(&loaded.id);
+        }
+        held
     }
 
     /// Forgets a game's room whatever its state (a game found damaged): the connections watching it keep
     /// their last state and are refused on their next action.
     pub fn remove(&self, id: &str) {
-        self.map().remove(id);
+        let mut map = self.map();
+        if map.remove(id).is_some() {
+            self.left(id);
+        }
     }
 
     /// Every room held.
@@ -87,8 +127,8 @@ impl<K: Kind> Rooms<K> {
     /// Forgets a room nobody uses.
     pub fn evict_if_idle(&self, room: &Room<K>) {
         let mut map = self.map();
-        if room.is_idle() {
-            map.remove(&room.id);
+        if room.is_idle() && map.remove(&room.id).is_some() {
+            self.left(&room.id);
         }
     }
 
@@ -112,6 +152,7 @@ impl<K: Kind> Rooms<K> {
             let stale = now.saturating_duration_since(last_used) >= idle_after;
             if shed || stale || total > budget {
                 map.remove(&id);
+                self.left(&id);
                 total -= bytes;
             }
         }

@@ -549,3 +549,114 @@ async fn a_node_holding_a_game_a_sweep_decided_shows_the_ending() {
     let end = watcher.wait_for(|s| !s["outcome"].is_null()).await;
     assert_eq!(end["outcome"]["reason"], "aborted");
 }
+
+/// A member that only writes down what reaches it, in order: `event GAME` or `listening GAME`.
+#[derive(Default)]
+struct Recorder(std::sync::Mutex<Vec<String>>);
+
+impl Member for Recorder {
+    fn apply_event(self: &std::sync::Arc<Self>, event: &GameEvent) {
+        self.0.lock().unwrap().push(format!("event {}", event.game));
+    }
+
+    fn listening(self: &std::sync::Arc<Self>, game: &str) {
+        self.0.lock().unwrap().push(format!("listening {game}"));
+    }
+
+    fn reload_all(self: &std::sync::Arc<Self>) {}
+}
+
+impl Recorder {
+    fn heard(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+/// Another node's news of `game` (who is connected to it there).
+fn news_of(game: &str) -> GameEvent {
+    GameEvent {
+        node: "another-node".into(),
+        game: game.into(),
+        change: Change::Attendance,
+        attendance: Default::default(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_hears_the_games_it_holds_once_the_broker_confirms_and_no_others() {
+    let nats = PrivateNats::start();
+    let member = std::sync::Arc::new(Recorder::default());
+    let cluster = jungle_server::cluster::join(&member, &ClusterConfig::new(nats.url()))
+        .await
+        .unwrap();
+    let other = async_nats::connect(nats.url()).await.unwrap();
+    let publish = |game: &str| {
+        let event = news_of(game);
+        let other = other.clone();
+        async move {
+            other
+                .publish(event.subject(), event.to_bytes().into())
+                .await
+                .unwrap();
+            other.flush().await.unwrap();
+        }
+    };
+    let interest = cluster.interest();
+
+    interest.hold("aaaaaa");
+    eventually("the subscription is confirmed", || {
+        member.heard() == ["listening aaaaaa"]
+    })
+    .await;
+    // One publisher's messages reach a subscriber in order: had the node heard the game it does not hold,
+    // that event would come before the second one of the game it holds.
+    publish("bbbbbb").await;
+    publish("aaaaaa").await;
+    eventually("the held game's news", || member.heard().len() == 2).await;
+    assert_eq!(member.heard(), ["listening aaaaaa", "event aaaaaa"]);
+
+    // Held twice (an open and a hidden registry, say), released once: still heard.
+    interest.hold("aaaaaa");
+    interest.release("aaaaaa");
+    interest.hold("cccccc");
+    eventually("the second subscription", || member.heard().len() == 3).await;
+    publish("aaaaaa").await;
+    eventually("the game still held", || member.heard().len() == 4).await;
+
+    // Released by its last holder: no longer heard.
+    interest.release("aaaaaa");
+    interest.hold("dddddd");
+    eventually("the third subscription", || member.heard().len() == 5).await;
+    publish("aaaaaa").await;
+    publish("cccccc").await;
+    eventually("the news after the release", || member.heard().len() == 6).await;
+    assert_eq!(
+        member.heard(),
+        [
+            "listening aaaaaa",
+            "event aaaaaa",
+            "listening cccccc",
+            "event aaaaaa",
+            "listening dddddd",
+            "event cccccc"
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_reads_its_game_again_once_the_broker_confirms_its_subscription() {
+    let (_schema, db) = shared_database();
+    // Told by the test, not by a broker, when its subscription is confirmed.
+    let a = Hub::new(Store::open(&db).unwrap(), EnginePool::new(1));
+    let room = seated_game(&a, None);
+    // A move stored by a node that tells nobody (it has no broker), as one stored while node A was reading
+    // the game and before the broker had A's subscription to it.
+    let elsewhere = Hub::new(Store::open(&db).unwrap(), EnginePool::new(1));
+    let there = elsewhere.room(&room.id).unwrap().unwrap();
+    let mv = there.lock().game.legal_moves()[0].to_string();
+    there.play(&elsewhere.store, Some(Side::Blue), &mv).unwrap();
+    assert!(room.snapshot().moves.is_empty());
+
+    a.listening(&room.id);
+    assert_eq!(room.snapshot().moves, [mv]);
+}
