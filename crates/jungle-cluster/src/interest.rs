@@ -4,20 +4,24 @@
 //!
 //! A subscription takes effect only once the broker has read it, and an event published before that is not
 //! delivered here; a room opened from the database may therefore miss a change made meanwhile. So each time
-//! the broker confirms new subscriptions, the member is told ([`Member::listening`]) and reads those games
+//! the broker confirms new subscriptions, the member is told ([`super::Member::listening`]) and reads those games
 //! again — in the game's line of events, after anything delivered before.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::hash::BuildHasher;
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
 use futures_util::StreamExt;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use super::broker;
 use super::event::{GameEvent, SUBJECT_PREFIX};
-use super::{Member, broker};
+
+/// The most subscriptions made before one confirmation: when many rooms open at once (a node's restart, a
+/// burst of new games) they share the broker's round trip.
+const BATCH: usize = 1024;
 
 /// A change of what a node wants to hear.
 #[derive(Debug)]
@@ -123,17 +127,14 @@ impl Drop for Subscriptions {
     }
 }
 
-/// The task that keeps this node's subscriptions to what its rooms hold, until every [`Interest`] is gone.
-pub(crate) fn start<M: Member>(
-    client: async_nats::Client,
-    router: Router,
-    member: Weak<M>,
-) -> Interest {
+/// The task that keeps this node's subscriptions to what its rooms hold, until every [`Interest`] is gone
+/// (the hub that holds the rooms was dropped).
+pub(crate) fn start(client: async_nats::Client, router: Router) -> Interest {
     let (wants, mut asked) = mpsc::unbounded_channel();
     tokio::spawn(async move {
         let mut held = Subscriptions::default();
         let mut batch = Vec::new();
-        while asked.recv_many(&mut batch, 1024).await > 0 {
+        while asked.recv_many(&mut batch, BATCH).await > 0 {
             let mut joined = Vec::new();
             for want in batch.drain(..) {
                 match want {
@@ -171,9 +172,6 @@ pub(crate) fn start<M: Member>(
             if let Err(e) = broker::confirm_subscriptions(&client).await {
                 // Read again all the same: a later change still reaches the room once the broker has it.
                 tracing::warn!(error = %e, "the broker did not confirm new subscriptions");
-            }
-            if member.strong_count() == 0 {
-                break;
             }
             for game in joined {
                 if !router.pass(News::Listening(game)).await {

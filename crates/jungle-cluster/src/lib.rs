@@ -160,7 +160,7 @@ pub async fn join<M: Member>(
         }
     });
     let router = Router::new(&config.node_id, start_appliers(member));
-    let interest = interest::start(client.clone(), router, Arc::downgrade(member));
+    let interest = interest::start(client.clone(), router);
     let (left, leaving) = oneshot::channel();
     tokio::spawn(reload_after_lost_events(
         Arc::downgrade(member),

@@ -660,3 +660,23 @@ async fn a_room_reads_its_game_again_once_the_broker_confirms_its_subscription()
     a.listening(&room.id);
     assert_eq!(room.snapshot().moves, [mv]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_is_subscribed_to_a_game_while_it_holds_its_room() {
+    let (_schema, db) = shared_database();
+    let nats = PrivateNats::start();
+    let a = node(&db, &nats.url()).await;
+    let before = nats.subscriptions();
+    let subscribed = |expected: u64| nats.subscriptions() == expected;
+
+    let room = seated_game(&a.state, None);
+    eventually("the new game's subscription", || subscribed(before + 1)).await;
+    // A finished room nobody watches leaves memory at a tidy-up, and its subscription goes with it.
+    room.resign(&a.state.store, Some(Side::Blue)).unwrap();
+    a.state.tidy(true);
+    assert!(a.state.held_room(&room.id).is_none());
+    eventually("the subscription dropped", || subscribed(before)).await;
+    // Opened again (someone looks at the finished game): subscribed again.
+    a.state.room(&room.id).unwrap().unwrap();
+    eventually("the subscription back", || subscribed(before + 1)).await;
+}

@@ -13,17 +13,26 @@ pub fn broker_url() -> String {
 /// A `nats-server` of the test's own on a free loopback port, stopped when dropped.
 pub struct PrivateNats {
     pub port: u16,
+    /// Its monitoring port (`/varz`).
+    monitor_port: u16,
     child: Option<Child>,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 impl PrivateNats {
     pub fn start() -> PrivateNats {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let mut nats = PrivateNats { port, child: None };
+        let mut nats = PrivateNats {
+            port: free_port(),
+            monitor_port: free_port(),
+            child: None,
+        };
         nats.resume();
         nats
     }
@@ -40,6 +49,7 @@ impl PrivateNats {
             .unwrap_or("nats-server");
         let child = Command::new(binary)
             .args(["-a", "127.0.0.1", "-p", &self.port.to_string()])
+            .args(["-m", &self.monitor_port.to_string()])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -52,6 +62,23 @@ impl PrivateNats {
             std::thread::sleep(Duration::from_millis(10));
         }
         panic!("nats-server never listened on port {}", self.port);
+    }
+
+    /// How many subscriptions the server holds now, all its clients together (its monitoring's `/varz`).
+    pub fn subscriptions(&self) -> u64 {
+        use std::io::{Read, Write};
+        let mut monitor = std::net::TcpStream::connect(("127.0.0.1", self.monitor_port))
+            .expect("the broker's monitoring port");
+        monitor
+            .write_all(b"GET /varz HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+            .unwrap();
+        let mut answer = String::new();
+        monitor.read_to_string(&mut answer).unwrap();
+        let body = answer.split_once("\r\n\r\n").expect("an HTTP answer").1;
+        let varz: serde_json::Value = serde_json::from_str(body).expect("the broker's /varz");
+        varz["subscriptions"]
+            .as_u64()
+            .expect("a count of subscriptions")
     }
 
     /// Kills the server (the nodes lose their broker).
