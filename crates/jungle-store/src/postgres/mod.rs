@@ -361,17 +361,10 @@ impl Database for Postgres {
             }
         };
         Some(Box::pin(async move {
-            let mut lease = match idle {
-                Some(session) => {
-                    let lease = Lease::new(self, session);
-                    if !lease.session.as_ref().is_some_and(Session::is_open) {
-                        lease.broken.set(true);
-                        return Err(StoreError::Unavailable(
-                            "the database closed the connection".into(),
-                        ));
-                    }
-                    lease
-                }
+            // A connection the database closed while it idled (it restarted) gives its place in the pool to
+            // a new one: the statement does not fail on it.
+            let mut lease = match idle.filter(Session::is_open) {
+                Some(session) => Lease::new(self, session),
                 None => match Session::open_shared(&self.config).await {
                     Ok(session) => Lease::new(self, session),
                     Err(e) => {
@@ -888,6 +881,53 @@ mod tests {
         assert!(gone, "the backend was not terminated");
         assert!(store.game("g1").unwrap().is_some());
         assert_ne!(backend(&store), first, "a new connection");
+    }
+
+    /// The same for a connection of a server's runtime (an awaited statement): a player's move is not
+    /// refused because the database restarted while the connection idled.
+    #[test]
+    fn a_runtimes_connection_closed_while_idle_is_replaced_before_it_is_lent() {
+        let schema = ScratchSchema::new(&test_postgres_url()).unwrap_or_else(|e| panic!("{e}"));
+        let url = schema.url();
+        let admin = Store::open(std::path::Path::new(&url)).unwrap();
+        admin.insert_game(&record("g1")).unwrap();
+        let db = Postgres::open(&url).unwrap();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let backend = || -> i64 {
+            runtime.block_on(async {
+                let sql = "UPDATE games SET plies = pg_backend_pid() WHERE id = ?1";
+                let awaited = db.execute_awaited(sql, vec![Value::Text("g1".into())]);
+                awaited.expect("offered").await.unwrap();
+            });
+            admin
+                .with(|conn| conn.query_map("SELECT plies FROM games", params![], |r| r.get(0)))
+                .unwrap()[0]
+        };
+        let first = backend();
+        let open = db.lock_pool().open;
+        admin
+            .with(|conn| conn.query("SELECT pg_terminate_backend(?1)", params![first]))
+            .unwrap();
+        let gone = (0..200).any(|_| {
+            let left: i64 = admin
+                .with(|conn| {
+                    conn.query_map(
+                        "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
+                        params![first],
+                        |r| r.get(0),
+                    )
+                })
+                .unwrap()[0];
+            std::thread::sleep(Duration::from_millis(10));
+            left == 0
+        });
+        assert!(gone, "the backend was not terminated");
+        assert_ne!(backend(), first, "a new connection answered");
+        assert_eq!(db.lock_pool().open, open, "in the place of the closed one");
     }
 
     /// On a server's (multi-thread) runtime a statement is awaited on a connection opened on that runtime,
