@@ -846,6 +846,28 @@ mod tests {
         );
     }
 
+    /// Ends the database session `pid` from another connection (as a restart would) and waits until it is
+    /// gone.
+    fn terminate(admin: &Store, pid: i64) {
+        admin
+            .with(|conn| conn.query("SELECT pg_terminate_backend(?1)", params![pid]))
+            .unwrap();
+        let gone = (0..200).any(|_| {
+            let left: i64 = admin
+                .with(|conn| {
+                    conn.query_map(
+                        "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
+                        params![pid],
+                        |r| r.get(0),
+                    )
+                })
+                .unwrap()[0];
+            std::thread::sleep(Duration::from_millis(10));
+            left == 0
+        });
+        assert!(gone, "the backend was not terminated");
+    }
+
     /// A connection the database closed while it sat in the pool (here an administrator's
     /// `pg_terminate_backend`; a restart alike) is noticed when it is next lent and replaced: no statement
     /// fails on it. Each statement's thread drives its own connection, so nothing else would notice.
@@ -862,23 +884,7 @@ mod tests {
         };
         store.insert_game(&record("g1")).unwrap();
         let first = backend(&store);
-        admin
-            .with(|conn| conn.query("SELECT pg_terminate_backend(?1)", params![first]))
-            .unwrap();
-        let gone = (0..200).any(|_| {
-            let left: i64 = admin
-                .with(|conn| {
-                    conn.query_map(
-                        "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
-                        params![first],
-                        |r| r.get(0),
-                    )
-                })
-                .unwrap()[0];
-            std::thread::sleep(Duration::from_millis(10));
-            left == 0
-        });
-        assert!(gone, "the backend was not terminated");
+        terminate(&admin, first);
         assert!(store.game("g1").unwrap().is_some());
         assert_ne!(backend(&store), first, "a new connection");
     }
@@ -909,23 +915,7 @@ mod tests {
         };
         let first = backend();
         let open = db.lock_pool().open;
-        admin
-            .with(|conn| conn.query("SELECT pg_terminate_backend(?1)", params![first]))
-            .unwrap();
-        let gone = (0..200).any(|_| {
-            let left: i64 = admin
-                .with(|conn| {
-                    conn.query_map(
-                        "SELECT count(*) FROM pg_stat_activity WHERE pid = ?1",
-                        params![first],
-                        |r| r.get(0),
-                    )
-                })
-                .unwrap()[0];
-            std::thread::sleep(Duration::from_millis(10));
-            left == 0
-        });
-        assert!(gone, "the backend was not terminated");
+        terminate(&admin, first);
         assert_ne!(backend(), first, "a new connection answered");
         assert_eq!(db.lock_pool().open, open, "in the place of the closed one");
     }
