@@ -116,12 +116,51 @@ struct Held {
 
 /// The subscriptions held; they end with it (each listener's task holds its subscription, which
 /// unsubscribes when dropped).
-#[derive(Default)]
-struct Subscriptions(HashMap<String, Held>);
+struct Subscriptions {
+    client: async_nats::Client,
+    router: Router,
+    held: HashMap<String, Held>,
+}
+
+impl Subscriptions {
+    /// One more holder of `game`; whether a subscription was made for it now (its first holder).
+    async fn hold(&mut self, game: String) -> bool {
+        let entry = match self.held.entry(game) {
+            Entry::Occupied(mut entry) => {
+                entry.get_mut().holders += 1;
+                return false;
+            }
+            Entry::Vacant(entry) => entry,
+        };
+        match listen(&self.client, entry.key(), self.router.clone()).await {
+            Ok(listener) => {
+                entry.insert(Held {
+                    holders: 1,
+                    listener,
+                });
+                true
+            }
+            Err(e) => {
+                tracing::warn!(game = %entry.key(), error = %e, "could not subscribe to a game");
+                false
+            }
+        }
+    }
+
+    /// One holder fewer of `game`; the last one's release ends the subscription.
+    fn release(&mut self, game: String) {
+        if let Entry::Occupied(mut entry) = self.held.entry(game) {
+            entry.get_mut().holders -= 1;
+            if entry.get().holders == 0 {
+                entry.remove().listener.abort();
+            }
+        }
+    }
+}
 
 impl Drop for Subscriptions {
     fn drop(&mut self) {
-        for held in self.0.values() {
+        for held in self.held.values() {
             held.listener.abort();
         }
     }
@@ -132,49 +171,33 @@ impl Drop for Subscriptions {
 pub(crate) fn start(client: async_nats::Client, router: Router) -> Interest {
     let (wants, mut asked) = mpsc::unbounded_channel();
     tokio::spawn(async move {
-        let mut held = Subscriptions::default();
+        let mut subscriptions = Subscriptions {
+            client,
+            router,
+            held: HashMap::new(),
+        };
         let mut batch = Vec::new();
         while asked.recv_many(&mut batch, BATCH).await > 0 {
             let mut joined = Vec::new();
             for want in batch.drain(..) {
                 match want {
-                    Want::Hold(game) => match held.0.entry(game) {
-                        Entry::Occupied(mut entry) => entry.get_mut().holders += 1,
-                        Entry::Vacant(entry) => {
-                            match listen(&client, entry.key(), router.clone()).await {
-                                Ok(listener) => {
-                                    joined.push(entry.key().clone());
-                                    entry.insert(Held {
-                                        holders: 1,
-                                        listener,
-                                    });
-                                }
-                                Err(e) => {
-                                    tracing::warn!(game = %entry.key(), error = %e, "could not subscribe to a game")
-                                }
-                            }
-                        }
-                    },
-                    Want::Release(game) => {
-                        if let Entry::Occupied(mut entry) = held.0.entry(game) {
-                            entry.get_mut().holders -= 1;
-                            if entry.get().holders == 0 {
-                                // Dropping the subscription unsubscribes.
-                                entry.remove().listener.abort();
-                            }
+                    Want::Hold(game) => {
+                        if subscriptions.hold(game.clone()).await {
+                            joined.push(game);
                         }
                     }
+                    Want::Release(game) => subscriptions.release(game),
                 }
             }
             if joined.is_empty() {
                 continue;
             }
-            if let Err(e) = broker::confirm_subscriptions(&client).await {
+            if let Err(e) = broker::confirm_subscriptions(&subscriptions.client).await {
                 // Read again all the same: a later change still reaches the room once the broker has it.
                 tracing::warn!(error = %e, "the broker did not confirm new subscriptions");
             }
             for game in joined {
-                if !router.pass(News::Listening(game)).await {
+                if !subscriptions.router.pass(News::Listening(game)).await {
                     return;
                 }
             }

@@ -3,6 +3,7 @@
 //! broker is told each game that enters or leaves (the node hears only the events of the games it holds).
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -70,15 +71,13 @@ impl<K: Kind> Rooms<K> {
     /// Keeps a room just read from the store, unless another load of the same game got in first: the room
     /// held afterwards, which everyone shares.
     pub fn first_in(&self, loaded: Arc<Room<K>>) -> Arc<Room<K>> {
-        let mut map = self.map();
-        let held = map
-            .entry(loaded.id.clone())
-            .or_insert_with(|| loaded.clone())
-            .clone();
-        if Arc::ptr_eq(&held, &loaded) {
-            self.entered(&loaded.id);
+        match self.map().entry(loaded.id.clone()) {
+            Entry::Occupied(held) => held.get().clone(),
+            Entry::Vacant(free) => {
+                self.entered(&loaded.id);
+                free.insert(loaded).clone()
+            }
         }
-        held
     }
 
     /// Forgets a game's room whatever its state (a game found damaged): the connections watching it keep
