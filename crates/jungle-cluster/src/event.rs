@@ -1,7 +1,8 @@
-//! What one node tells the others about a game it changed: a small message on the game's subject. It carries
-//! no moves: a node that holds the game reads what changed from the database (so a missed or late event costs
-//! nothing but a delay), and takes from the event only what lives in memory — a draw offer or a takeback
-//! request or their refusal, the rematch, the sender's connections to the room.
+//! What one node tells the others about a game it changed: a small message on the game's subject. A node
+//! that holds the game reads what changed from the database (so a missed or late event costs nothing but a
+//! delay), except a move its room is ready for, which the event carries; and takes from the event what
+//! lives only in memory — a draw offer or a takeback request or their refusal, the rematch, the sender's
+//! connections to the room.
 
 use serde::{Deserialize, Serialize};
 
@@ -16,6 +17,8 @@ pub const MAX_EVENT_BYTES: usize = 4096;
 pub struct GameEvent {
     /// The node that made it (a node ignores its own events).
     pub node: String,
+    /// That node's current start (see [`crate::peers`]).
+    pub incarnation: u64,
     pub game: String,
     pub change: Change,
     /// The sender's own connections to the room (every event says it).
@@ -41,8 +44,11 @@ pub enum Change {
     TakebackDeclined(String),
     /// A player asked for the rematch of the finished game.
     Rematch(RematchEvent),
-    /// Only who is connected changed.
+    /// Only who is connected changed (or a node answers [`Change::Joined`]).
     Attendance,
+    /// The node now holds the game's room, and asks the others who is connected at theirs: a node that
+    /// has anyone there answers with [`Change::Attendance`].
+    Joined,
 }
 
 /// A stored move as the event carries it: what the `moves` row holds.
@@ -105,6 +111,7 @@ mod tests {
     fn an_event_reads_back_and_bad_payloads_are_refused() {
         let event = GameEvent {
             node: "a".into(),
+            incarnation: 7,
             game: "abc234".into(),
             change: Change::Rematch(RematchEvent {
                 id: "xyz".into(),

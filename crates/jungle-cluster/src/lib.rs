@@ -16,16 +16,20 @@ mod broker;
 pub mod event;
 mod interest;
 pub mod outbox;
+pub mod peers;
 pub use interest::Interest;
 pub use outbox::Outbox;
+pub use peers::PeerNews;
 
 use std::sync::{Arc, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use futures_util::StreamExt;
 use tokio::sync::{Notify, mpsc, oneshot};
 
 use event::GameEvent;
 use interest::{News, Router};
+use peers::{Heartbeat, Peers};
 
 /// How this node joins the others.
 #[derive(Clone, Debug)]
@@ -70,6 +74,9 @@ pub trait Member: Send + Sync + 'static {
     fn listening(self: &Arc<Self>, game: &str);
     /// Events meant for this node may have been lost: everything held in memory is read again.
     fn reload_all(self: &Arc<Self>);
+    /// Another node went silent or is heard again (see [`peers`]): what it said of its connections to
+    /// this node's rooms stops holding, or holds again.
+    fn peer_news(self: &Arc<Self>, news: &PeerNews);
 }
 
 /// Starts the appliers of `member`'s events; each ends when the member is gone or its line closes.
@@ -147,7 +154,8 @@ pub async fn join<M: Member>(
 ) -> Result<Arc<Cluster>, ClusterError> {
     let events_lost = Arc::new(Notify::new());
     let client = broker::connect(&config.broker, &config.node_id, events_lost.clone()).await?;
-    let (outbox, mut outgoing) = Outbox::new(&config.node_id);
+    let incarnation = rand::random::<u64>();
+    let (outbox, mut outgoing) = Outbox::new(&config.node_id, incarnation);
     let publisher = client.clone();
     tokio::spawn(async move {
         while let Some(event) = outgoing.next().await {
@@ -161,6 +169,20 @@ pub async fn join<M: Member>(
     });
     let router = Router::new(&config.node_id, start_appliers(member));
     let interest = interest::start(client.clone(), router);
+    let heartbeats = client
+        .subscribe(peers::SUBJECT)
+        .await
+        .map_err(|e| ClusterError::Broker(e.to_string()))?;
+    let me = Heartbeat {
+        node: config.node_id.clone(),
+        incarnation,
+    };
+    tokio::spawn(keep_in_touch(
+        Arc::downgrade(member),
+        client.clone(),
+        me,
+        heartbeats,
+    ));
     let (left, leaving) = oneshot::channel();
     tokio::spawn(reload_after_lost_events(
         Arc::downgrade(member),
@@ -178,6 +200,53 @@ pub async fn join<M: Member>(
     });
     tracing::info!(node = %config.node_id, broker = %config.broker, "joined the cluster");
     Ok(cluster)
+}
+
+/// Says every [`peers::HEARTBEAT_EVERY`] that this node is alive, hears the others say it, and tells
+/// `member` when one goes silent or is heard again. Ends with the member.
+async fn keep_in_touch<M: Member>(
+    member: Weak<M>,
+    client: async_nats::Client,
+    me: Heartbeat,
+    mut heartbeats: async_nats::Subscriber,
+) {
+    let mut peers = Peers::default();
+    let mut every = tokio::time::interval(peers::HEARTBEAT_EVERY);
+    loop {
+        let news = tokio::select! {
+            // Heartbeats that wait are read before a check: after a stall of this node, the others'
+            // heartbeats queued meanwhile say they are alive.
+            biased;
+            message = heartbeats.next() => {
+                let Some(message) = message else { break };
+                match Heartbeat::parse(&message.payload) {
+                    Some(beat) if beat.node != me.node => {
+                        peers.heard(&beat.node, beat.incarnation, Instant::now())
+                    }
+                    Some(_) => Vec::new(),
+                    None => {
+                        tracing::warn!(subject = %message.subject, "not a heartbeat");
+                        Vec::new()
+                    }
+                }
+            }
+            _ = every.tick() => {
+                if let Err(e) = client.publish(peers::SUBJECT, me.to_bytes().into()).await {
+                    tracing::warn!(error = %e, "the heartbeat was not published");
+                }
+                peers.check(Instant::now())
+            }
+        };
+        let Some(member) = member.upgrade() else {
+            break;
+        };
+        for news in &news {
+            if let PeerNews::Silent { node, .. } = news {
+                tracing::warn!(%node, "a node went silent: its connections no longer count");
+            }
+            member.peer_news(news);
+        }
+    }
 }
 
 /// Events may have been missed (the broker was away, or this node fell behind and the broker's client dropped

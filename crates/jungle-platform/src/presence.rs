@@ -1,8 +1,8 @@
 //! Who is in a room: how many connections hold each seat, how many watch, and since when a player has had no
 //! connection (so that the opponent may claim the game after a while). With several server nodes, the other
-//! nodes' connections to the room count too: each node tells the others its own counts (see `cluster`), and
-//! a node's word holds for [`REMOTE_TTL`] unless it is repeated, so a node that died stops vouching for its
-//! players.
+//! nodes' connections to the room count too: each node tells the others its own counts when they change
+//! (see `cluster`), and a node's word holds until it says otherwise or goes silent (`cluster::peers`: a node
+//! that died stops vouching for its players).
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -21,19 +21,32 @@ pub struct Presence {
     remote: HashMap<String, Remote>,
 }
 
-/// What another node said, and until when each seat counts as connected there (when it said a seat is
-/// empty: the moment it said so).
+/// What another node said, in which of its starts, and whether it still vouches for it.
 #[derive(Clone, Debug)]
 struct Remote {
+    incarnation: u64,
     said: Headcount,
-    seated_until: BySide<Instant>,
+    /// The node went silent (its word holds no more until it is heard again).
+    silent: bool,
+    /// When the node last stopped vouching for each seat (it said the seat was empty, or went silent).
+    stopped: BySide<Option<Instant>>,
 }
 
-/// How long another node's word that a player is connected holds without being repeated (nodes repeat it
-/// at most 45 s after they last said anything, well within this: `Hub::announce_attendance`).
-pub const REMOTE_TTL: Duration = Duration::from_secs(90);
+impl Remote {
+    /// Whether the node vouches now that `side`'s player is connected there.
+    fn vouches(&self, side: Side) -> bool {
+        !self.silent && seated(&self.said, side) > 0
+    }
+}
 
-/// The most nodes whose word a room keeps (the oldest is forgotten first).
+fn seated(counts: &Headcount, side: Side) -> usize {
+    match side {
+        Side::Blue => counts.blue,
+        Side::Red => counts.red,
+    }
+}
+
+/// The most nodes whose word a room keeps (a silent or empty one is forgotten first).
 const MAX_REMOTE_NODES: usize = 64;
 
 impl Presence {
@@ -56,49 +69,77 @@ impl Presence {
         }
     }
 
-    /// Node `node` said at `now` that it has `said` connections to the room. Whether that is news to the
-    /// room's watchers: the node said other counts before, said nothing yet, or its word that a player is
-    /// there had run out — not when it only repeats itself (as every node does every 30 s).
-    pub fn heard(&mut self, node: &str, said: Headcount, now: Instant) -> bool {
-        let news = match self.remote.get(node) {
-            None => true,
-            Some(before) => {
-                before.said != said
-                    || (said.blue > 0 && before.seated_until.blue <= now)
-                    || (said.red > 0 && before.seated_until.red <= now)
+    /// Node `node` (in its start `incarnation`) said at `now` that it has `said` connections to the room.
+    /// Whether that is news to the room's watchers: the node said other counts before, said nothing yet, or
+    /// had gone silent.
+    pub fn heard(&mut self, node: &str, incarnation: u64, said: Headcount, now: Instant) -> bool {
+        let before = self.remote.get(node);
+        let news =
+            before.is_none_or(|b| b.said != said || b.silent || b.incarnation != incarnation);
+        // A seat it vouched for stops now if it says the seat is empty, or speaks as a new start (which
+        // lost every connection of the former).
+        let stopped = BySide::new(Side::Blue, Side::Red).map(|side| match before {
+            Some(b)
+                if b.vouches(side)
+                    && (b.incarnation != incarnation || seated(&said, side) == 0) =>
+            {
+                Some(now)
             }
-        };
-        let previous = self.remote.get(node).map(|r| r.seated_until);
-        let until = |count: usize, before: Option<Instant>| {
-            if count > 0 {
-                now + REMOTE_TTL
-            } else {
-                // Empty from now on (a seat it vouched for until later is gone now).
-                before.map_or(now, |b| b.min(now))
-            }
-        };
-        let seated_until = BySide::new(
-            until(said.blue, previous.map(|p| p.blue)),
-            until(said.red, previous.map(|p| p.red)),
-        );
-        if !self.remote.contains_key(node) && self.remote.len() >= MAX_REMOTE_NODES {
-            let oldest = self
+            Some(b) => b.stopped[side],
+            None => None,
+        });
+        if before.is_none() && self.remote.len() >= MAX_REMOTE_NODES {
+            let least_use = self
                 .remote
                 .iter()
-                .min_by_key(|(_, r)| r.seated_until.blue.max(r.seated_until.red))
+                .min_by_key(|(_, r)| (!r.silent, r.said != Headcount::default()))
                 .map(|(name, _)| name.clone());
-            if let Some(oldest) = oldest {
-                self.remote.remove(&oldest);
+            if let Some(name) = least_use {
+                self.remote.remove(&name);
             }
         }
-        self.remote
-            .insert(node.to_string(), Remote { said, seated_until });
+        self.remote.insert(
+            node.to_string(),
+            Remote {
+                incarnation,
+                said,
+                silent: false,
+                stopped,
+            },
+        );
         news
     }
 
-    /// Whether node `node` said anything of its connections to this room (and is still remembered).
-    pub fn has_heard(&self, node: &str) -> bool {
-        self.remote.contains_key(node)
+    /// Node `node`'s start `incarnation` was last heard at `since` and is silent now: its word stops
+    /// holding from then. Whether that is news to the room's watchers.
+    pub fn node_silent(&mut self, node: &str, incarnation: u64, since: Instant) -> bool {
+        let Some(remote) = self
+            .remote
+            .get_mut(node)
+            .filter(|r| r.incarnation == incarnation && !r.silent)
+        else {
+            return false;
+        };
+        for side in Side::ALL {
+            if remote.vouches(side) {
+                remote.stopped[side] = Some(since);
+            }
+        }
+        remote.silent = true;
+        remote.said != Headcount::default()
+    }
+
+    /// Node `node`'s start `incarnation` is heard again: its word holds again. Whether that is news.
+    pub fn node_back(&mut self, node: &str, incarnation: u64) -> bool {
+        let Some(remote) = self
+            .remote
+            .get_mut(node)
+            .filter(|r| r.incarnation == incarnation && r.silent)
+        else {
+            return false;
+        };
+        remote.silent = false;
+        remote.said != Headcount::default()
     }
 
     /// A connection opened, for `seat` or (`None`) to watch.
@@ -131,6 +172,7 @@ impl Presence {
             + self
                 .remote
                 .values()
+                .filter(|r| !r.silent)
                 .map(|r| r.said.spectators)
                 .sum::<usize>()
     }
@@ -138,16 +180,14 @@ impl Presence {
     /// How long the player in `side` has had no connection at `now`, on any node; `None` while connected.
     pub fn gone_for(&self, side: Side, now: Instant) -> Option<Duration> {
         let local = (*self.gone_since.get(side))?;
-        let remote = self
+        if self.remote.values().any(|r| r.vouches(side)) {
+            return None;
+        }
+        let since = self
             .remote
             .values()
-            .map(|r| *r.seated_until.get(side))
-            .max();
-        let since = match remote {
-            Some(until) if until > now => return None,
-            Some(until) => local.max(until),
-            None => local,
-        };
+            .filter_map(|r| *r.stopped.get(side))
+            .fold(local, Instant::max);
         Some(now.saturating_duration_since(since))
     }
 }
@@ -185,38 +225,35 @@ mod tests {
         assert_eq!(presence.spectators(), 0);
     }
 
+    const BLUE_THERE: Headcount = Headcount {
+        blue: 1,
+        red: 0,
+        spectators: 0,
+    };
+
     #[test]
-    fn a_node_repeating_itself_is_no_news_until_its_word_ran_out() {
+    fn a_node_saying_the_same_again_is_no_news_unless_it_was_silent_or_restarted() {
         let t0 = Instant::now();
         let mut presence = Presence::new(t0);
-        let blue_there = Headcount {
-            blue: 1,
-            red: 0,
-            spectators: 0,
-        };
-        assert!(presence.heard("b", blue_there, t0), "a node heard first");
+        assert!(presence.heard("b", 1, BLUE_THERE, t0), "a node heard first");
         let t1 = t0 + Duration::from_secs(30);
         assert!(
-            !presence.heard("b", blue_there, t1),
+            !presence.heard("b", 1, BLUE_THERE, t1),
             "the same counts again"
         );
         let watcher_too = Headcount {
             spectators: 1,
-            ..blue_there
+            ..BLUE_THERE
         };
-        assert!(presence.heard("b", watcher_too, t1), "other counts");
-        assert!(presence.heard("c", blue_there, t1), "another node");
-        let late = t1 + REMOTE_TTL + Duration::from_secs(1);
-        assert!(presence.gone_for(Side::Blue, late).is_some());
-        assert!(
-            presence.heard("b", watcher_too, late),
-            "its word had run out: blue is back"
-        );
-        assert_eq!(presence.gone_for(Side::Blue, late), None);
+        assert!(presence.heard("b", 1, watcher_too, t1), "other counts");
+        assert!(presence.heard("c", 1, BLUE_THERE, t1), "another node");
+        assert!(presence.node_silent("b", 1, t1));
+        assert!(presence.heard("b", 1, watcher_too, t1), "heard again");
+        assert!(presence.heard("b", 2, watcher_too, t1), "restarted");
     }
 
     #[test]
-    fn another_nodes_players_count_until_it_says_they_left_or_stops_saying_anything() {
+    fn another_nodes_players_count_until_it_says_they_left_or_goes_silent() {
         let t0 = Instant::now();
         let mut presence = Presence::new(t0);
         let there = Headcount {
@@ -224,12 +261,11 @@ mod tests {
             red: 0,
             spectators: 2,
         };
-        presence.heard("b", there, t0);
+        presence.heard("b", 1, there, t0);
         assert_eq!(presence.spectators(), 2);
-        assert_eq!(
-            presence.gone_for(Side::Blue, t0 + Duration::from_secs(10)),
-            None
-        );
+        // However long it says nothing more, while it is alive.
+        let hour = Duration::from_secs(3600);
+        assert_eq!(presence.gone_for(Side::Blue, t0 + hour), None);
         // Red was never there: gone since the room was loaded.
         assert_eq!(
             presence.gone_for(Side::Red, t0 + Duration::from_secs(10)),
@@ -237,26 +273,50 @@ mod tests {
         );
         // Blue left node b at t1.
         let t1 = t0 + Duration::from_secs(20);
-        presence.heard("b", Headcount::default(), t1);
+        assert!(presence.heard("b", 1, Headcount::default(), t1));
         assert_eq!(presence.spectators(), 0);
         assert_eq!(
             presence.gone_for(Side::Blue, t1 + Duration::from_secs(5)),
             Some(Duration::from_secs(5))
         );
-        // A node that says nothing more (it died) stops vouching after the TTL.
+        // Node c vouches for blue, then goes silent (last heard at t3): blue is gone since then.
         let t2 = t1 + Duration::from_secs(100);
-        presence.heard("c", there, t2);
+        presence.heard("c", 7, there, t2);
+        assert_eq!(presence.gone_for(Side::Blue, t2 + hour), None);
+        let t3 = t2 + Duration::from_secs(50);
+        assert!(presence.node_silent("c", 7, t3));
+        assert!(!presence.node_silent("c", 7, t3), "said once");
+        assert_eq!(presence.spectators(), 0);
         assert_eq!(
-            presence.gone_for(Side::Blue, t2 + REMOTE_TTL - Duration::from_secs(1)),
-            None
-        );
-        assert_eq!(
-            presence.gone_for(Side::Blue, t2 + REMOTE_TTL + Duration::from_secs(3)),
+            presence.gone_for(Side::Blue, t3 + Duration::from_secs(3)),
             Some(Duration::from_secs(3))
         );
+        // Heard again (it was only cut off): blue is there again.
+        assert!(presence.node_back("c", 7));
+        assert_eq!(presence.gone_for(Side::Blue, t3 + hour), None);
+        assert_eq!(presence.spectators(), 2);
         // A local connection counts whatever the others say.
         presence.arrive(Some(Side::Red));
-        presence.heard("b", Headcount::default(), t2);
-        assert_eq!(presence.gone_for(Side::Red, t2), None);
+        presence.heard("b", 1, Headcount::default(), t3);
+        assert_eq!(presence.gone_for(Side::Red, t3), None);
+    }
+
+    #[test]
+    fn what_a_former_start_of_a_node_said_does_not_hold_for_the_next() {
+        let t0 = Instant::now();
+        let mut presence = Presence::new(t0);
+        presence.heard("b", 1, BLUE_THERE, t0);
+        let t1 = t0 + Duration::from_secs(5);
+        // Node b restarted as incarnation 2; news of its former self going silent comes late.
+        assert!(!presence.node_back("b", 2), "nothing of incarnation 2 yet");
+        presence.heard("b", 2, Headcount::default(), t1);
+        assert!(!presence.node_silent("b", 1, t0), "already replaced");
+        assert!(presence.gone_for(Side::Blue, t1).is_some());
+        // Only incarnation 2's silence matters now.
+        presence.heard("b", 2, BLUE_THERE, t1);
+        assert!(!presence.node_silent("b", 1, t1));
+        assert_eq!(presence.gone_for(Side::Blue, t1), None);
+        assert!(presence.node_silent("b", 2, t1));
+        assert!(presence.gone_for(Side::Blue, t1).is_some());
     }
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use jungle_rules::{Outcome, Side, Termination};
 
-use crate::cluster::event::{Change, GameEvent};
+use crate::cluster::event::Change;
 use crate::hub::{Hub, HubError};
 use crate::room::LoadError;
 use crate::room::open::room_state;
@@ -62,12 +62,7 @@ pub fn sweep_at(hub: &Arc<Hub>, now: i64) -> Result<Vec<String>, HubError> {
             }
             None => {
                 if let Some(outbox) = hub.outbox() {
-                    outbox.send(GameEvent {
-                        node: outbox.node.to_string(),
-                        game: id.clone(),
-                        change: Change::Stored,
-                        attendance: Default::default(),
-                    });
+                    outbox.send(outbox.event(id, Change::Stored, Default::default()));
                 }
             }
         }

@@ -183,20 +183,6 @@ impl Server {
                 }
             }
         });
-        if state.cluster().is_some() {
-            // Who is connected here, repeated to the other nodes a slice of the rooms at a time.
-            let announcer = Arc::downgrade(&state);
-            tokio::spawn(async move {
-                let mut every = tokio::time::interval(jungle_platform::hub::ANNOUNCE_TICK);
-                loop {
-                    every.tick().await;
-                    let Some(hub) = announcer.upgrade() else {
-                        break;
-                    };
-                    hub.announce_attendance();
-                }
-            });
-        }
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await
             .map_err(|source| ServeError::Bind {

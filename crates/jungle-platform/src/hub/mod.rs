@@ -5,8 +5,6 @@ mod attendance;
 mod create;
 mod hidden;
 
-pub use attendance::{ANNOUNCE_EVERY, ANNOUNCE_TICK};
-
 use create::rematch_of_record;
 
 use std::net::IpAddr;
@@ -19,7 +17,7 @@ use serde::Deserialize;
 
 use crate::clock::Clock;
 use crate::cluster::event::{Change, GameEvent};
-use crate::cluster::{Cluster, ClusterConfig, ClusterError, Outbox};
+use crate::cluster::{Cluster, ClusterConfig, ClusterError, Outbox, PeerNews};
 use crate::connections::Connections;
 use crate::engine::EnginePool;
 use crate::limits::Limits;
@@ -107,8 +105,6 @@ pub struct Hub {
     cluster: OnceLock<Arc<Cluster>>,
     /// Where the rooms publish their changes: the cluster's outbox once joined.
     outbox: OnceLock<Outbox>,
-    /// How many times [`Hub::announce_attendance`] ran: which slice of the rooms is next.
-    announcements: std::sync::atomic::AtomicU64,
     /// The hub itself, for the work a room opened in a cluster starts (see [`Hub::room`]).
     me: Weak<Hub>,
     /// The Hidden Jungle games held in memory (see `hidden`).
@@ -179,7 +175,6 @@ impl Hub {
             public_origin,
             cluster: OnceLock::new(),
             outbox: OnceLock::new(),
-            announcements: Default::default(),
             hidden: Rooms::default(),
             game_ended: OnceLock::new(),
         })
@@ -515,7 +510,8 @@ impl crate::cluster::Member for Hub {
     }
 
     /// The broker now delivers the game's events here: a change stored before (while the room was being
-    /// read, or before a new game's subscription took) is caught up with now.
+    /// read, or before a new game's subscription took) is caught up with now, and the other nodes are asked
+    /// who is connected at theirs.
     fn listening(self: &Arc<Self>, game: &str) {
         let Some(room) = self.held_room(game) else {
             self.apply_hidden_event(game);
@@ -526,10 +522,20 @@ impl crate::cluster::Member for Hub {
             Ok(false) => {}
             Err(e) => tracing::error!(game = %room.id, error = %e, "could not read a room again"),
         }
+        room.join_others();
     }
 
+    /// Events may have been lost: every room is read again, and the others asked again who is connected
+    /// (what they said meanwhile may be among the lost).
     fn reload_all(self: &Arc<Self>) {
         self.reload_rooms();
+        for room in self.rooms.all() {
+            room.join_others();
+        }
+    }
+
+    fn peer_news(self: &Arc<Self>, news: &PeerNews) {
+        self.hear_of_peer(news);
     }
 }
 

@@ -17,7 +17,7 @@ use jungle_rules::{BySide, Outcome, Side};
 use tokio::sync::broadcast;
 
 use crate::cluster::Outbox;
-use crate::cluster::event::{Change, GameEvent, Headcount};
+use crate::cluster::event::{Change, Headcount};
 use crate::store::{Store, StoreError};
 
 pub use hidden::{Hidden, HiddenRoom};
@@ -134,8 +134,6 @@ pub struct Room<K: Kind = Open> {
     pub owner: Option<IpAddr>,
     /// Where the room's changes are published to the other nodes (a cluster); `None` on a single server.
     outbox: Option<Outbox>,
-    /// When the room last told the other nodes anything (every event says who is connected here).
-    published_at: Mutex<Option<Instant>>,
     /// Held while something is made for the room outside its state's lock (a rematch), so that two
     /// requests at once make it once. Taken before the state's lock, never while holding it.
     making: Mutex<()>,
@@ -151,7 +149,6 @@ impl<K: Kind> Room<K> {
             last_used: Mutex::new(Instant::now()),
             owner,
             outbox,
-            published_at: Mutex::new(None),
             making: Mutex::new(()),
         }
     }
@@ -238,46 +235,7 @@ impl<K: Kind> Room<K> {
         let Some(outbox) = &self.outbox else {
             return;
         };
-        outbox.send(self.event(outbox, state, change));
-        self.mark_published(Instant::now());
-    }
-
-    fn event(&self, outbox: &Outbox, state: &K::State, change: Change) -> GameEvent {
-        GameEvent {
-            node: outbox.node.to_string(),
-            game: self.id.clone(),
-            change,
-            attendance: K::attendance(state),
-        }
-    }
-
-    fn mark_published(&self, at: Instant) {
-        *self.published_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(at);
-    }
-
-    /// Repeats to the other nodes who is connected here, at `now`, if a player is and the room has said
-    /// nothing for `quiet_for` (any event it published said it, and the others believe it for
-    /// `presence::REMOTE_TTL`); whether it was repeated. A repeat is dropped rather than wait behind
-    /// too many others ([`Outbox::repeat`]).
-    pub(crate) fn repeat_attendance(&self, now: Instant, quiet_for: std::time::Duration) -> bool {
-        let Some(outbox) = &self.outbox else {
-            return false;
-        };
-        let said_lately = self
-            .published_at
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .is_some_and(|at| now.saturating_duration_since(at) < quiet_for);
-        let state = self.lock();
-        let here = K::attendance(&state);
-        if said_lately || here.blue + here.red == 0 {
-            return false;
-        }
-        let taken = outbox.repeat(self.event(outbox, &state, Change::Attendance));
-        if taken {
-            self.mark_published(now);
-        }
-        taken
+        outbox.send(outbox.event(&self.id, change, K::attendance(state)));
     }
 
     /// Reads the room again from the store and shows it: another node or request changed it first.

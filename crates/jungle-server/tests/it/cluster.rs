@@ -10,8 +10,9 @@ use futures_util::StreamExt;
 use jungle_platform::room::{ActionError, Room};
 use jungle_platform::unattended;
 use jungle_rules::Side;
-use jungle_server::cluster::Member;
 use jungle_server::cluster::event::{Change, GameEvent, MoveEvent};
+use jungle_server::cluster::peers::{self, Heartbeat};
+use jungle_server::cluster::{Member, PeerNews};
 use jungle_server::store::now_ms;
 use jungle_server::store::scratch::{ScratchSchema, test_postgres_url};
 use jungle_server::{ClusterConfig, Config, EnginePool, Hub, Limits, NewGame, Server, Store};
@@ -550,9 +551,13 @@ async fn a_node_holding_a_game_a_sweep_decided_shows_the_ending() {
     assert_eq!(end["outcome"]["reason"], "aborted");
 }
 
-/// A member that only writes down what reaches it, in order: `event GAME` or `listening GAME`.
+/// A member that only writes down what reaches it, in order: `event GAME` or `listening GAME`; and apart,
+/// what it hears of other nodes.
 #[derive(Default)]
-struct Recorder(std::sync::Mutex<Vec<String>>);
+struct Recorder(
+    std::sync::Mutex<Vec<String>>,
+    std::sync::Mutex<Vec<PeerNews>>,
+);
 
 impl Member for Recorder {
     fn apply_event(self: &std::sync::Arc<Self>, event: &GameEvent) {
@@ -564,6 +569,10 @@ impl Member for Recorder {
     }
 
     fn reload_all(self: &std::sync::Arc<Self>) {}
+
+    fn peer_news(self: &std::sync::Arc<Self>, news: &PeerNews) {
+        self.1.lock().unwrap().push(news.clone());
+    }
 }
 
 impl Recorder {
@@ -576,6 +585,7 @@ impl Recorder {
 fn news_of(game: &str) -> GameEvent {
     GameEvent {
         node: "another-node".into(),
+        incarnation: 1,
         game: game.into(),
         change: Change::Attendance,
         attendance: Default::default(),
@@ -679,4 +689,126 @@ async fn a_node_is_subscribed_to_a_game_while_it_holds_its_room() {
     // Opened again (someone looks at the finished game): subscribed again.
     a.state.room(&room.id).unwrap().unwrap();
     eventually("the subscription back", || subscribed(before + 1)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_hears_the_others_heartbeats_and_says_when_one_went_silent() {
+    let nats = PrivateNats::start();
+    let member = std::sync::Arc::new(Recorder::default());
+    let config = ClusterConfig::new(nats.url());
+    let other = async_nats::connect(nats.url()).await.unwrap();
+    let mut heartbeats = other.subscribe(peers::SUBJECT).await.unwrap();
+    let _cluster = jungle_server::cluster::join(&member, &config)
+        .await
+        .unwrap();
+    // The node says it is alive.
+    let first = heartbeats.next().await.unwrap();
+    let mine = Heartbeat::parse(&first.payload).expect("a heartbeat");
+    assert_eq!(mine.node, config.node_id);
+
+    let beat = Heartbeat {
+        node: "ghost".into(),
+        incarnation: 5,
+    };
+    other
+        .publish(peers::SUBJECT, beat.to_bytes().into())
+        .await
+        .unwrap();
+    let heard = || member.1.lock().unwrap().clone();
+    eventually("the other node is heard", || !heard().is_empty()).await;
+    assert_eq!(
+        heard(),
+        [PeerNews::Back {
+            node: "ghost".into(),
+            incarnation: 5
+        }]
+    );
+    // It says nothing more: after a while it is silent.
+    eventually("the other node goes silent", || heard().len() == 2).await;
+    assert!(
+        matches!(&heard()[1], PeerNews::Silent { node, incarnation: 5, .. } if node == "ghost"),
+        "{:?}",
+        heard()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_connected_on_a_node_that_goes_silent_is_shown_away() {
+    let (_schema, db) = shared_database();
+    let nats = PrivateNats::start();
+    let a = node(&db, &nats.url()).await;
+    // Another node, "ghost", made of a bare broker client.
+    let ghost = async_nats::connect(nats.url()).await.unwrap();
+    let mut events = ghost
+        .subscribe(format!(
+            "{}*",
+            jungle_server::cluster::event::SUBJECT_PREFIX
+        ))
+        .await
+        .unwrap();
+    ghost.flush().await.unwrap();
+    let (id, blue_cookie) = create(a.addr, r#"{"opponent":"friend","side":"blue"}"#).await;
+    visit(a.addr, &id).await.expect("Red takes the free seat");
+    let mut blue = Client::connect(a.addr, &id, Some(&blue_cookie)).await;
+    blue.wait_for(|s| !s["away"]["red"].is_null()).await;
+    // Node A's events of the game until `enough` holds for those seen so far.
+    let mut events_of_a = async |enough: &dyn Fn(&[GameEvent]) -> bool| {
+        let mut seen = Vec::new();
+        let wait = async {
+            while !enough(&seen) {
+                let message = events.next().await.unwrap();
+                let event = GameEvent::parse(&message.payload).unwrap();
+                if event.node != "ghost" && event.game == id {
+                    seen.push(event);
+                }
+            }
+        };
+        tokio::time::timeout(PATIENCE, wait)
+            .await
+            .expect("node A's events");
+        seen
+    };
+    let blue_here = |e: &GameEvent| e.attendance.blue == 1 && e.change == Change::Attendance;
+    // Node A said Blue arrived, and asked who is connected elsewhere once the broker confirmed its
+    // subscription (in either order).
+    events_of_a(&|seen| {
+        seen.iter().any(|e| e.change == Change::Joined) && seen.iter().any(blue_here)
+    })
+    .await;
+
+    // The ghost joins the game with Red connected there; node A answers with who is here.
+    let beat = Heartbeat {
+        node: "ghost".into(),
+        incarnation: 5,
+    };
+    ghost
+        .publish(peers::SUBJECT, beat.to_bytes().into())
+        .await
+        .unwrap();
+    let joined = GameEvent {
+        node: "ghost".into(),
+        incarnation: 5,
+        game: id.clone(),
+        change: Change::Joined,
+        attendance: jungle_server::cluster::event::Headcount {
+            blue: 0,
+            red: 1,
+            spectators: 0,
+        },
+    };
+    ghost
+        .publish(joined.subject(), joined.to_bytes().into())
+        .await
+        .unwrap();
+    let answer = events_of_a(&|seen| !seen.is_empty()).await;
+    assert!(
+        blue_here(&answer[0]),
+        "node A answers who is here: {answer:?}"
+    );
+    let seen = blue.wait_for(|s| s["away"]["red"].is_null()).await;
+    assert!(seen["away"]["blue"].is_null());
+
+    // The ghost stops its heartbeats (it died): Red is away again, without any word about the game.
+    let seen = blue.wait_for(|s| !s["away"]["red"].is_null()).await;
+    assert!(seen["away"]["blue"].is_null());
 }

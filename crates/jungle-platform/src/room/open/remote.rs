@@ -10,6 +10,7 @@ use super::{
     ActionError, Loaded, OPENING_PLIES, Open, Rematch, Room, RoomState, draw_declined, load,
     side_title, stored_outcome, takeback_declined,
 };
+use crate::cluster::PeerNews;
 use crate::cluster::event::{Change, GameEvent, MoveEvent, RematchEvent};
 use crate::room::LoadError;
 use crate::store::{GameRecord, MoveRecord, Store, TimedMove, now_ms};
@@ -37,15 +38,15 @@ impl Room<Open> {
     /// When the database cannot be read (the room is unchanged) or the stored game no longer replays.
     pub fn catch_up(&self, store: &Store, event: &GameEvent) -> Result<bool, LoadError> {
         let mut state = self.lock();
-        let first_word = !state.presence.has_heard(&event.node);
-        let news = state
-            .presence
-            .heard(&event.node, event.attendance, Instant::now());
-        // A node that never spoke of this room before (it just opened it, or restarted) knows nothing of who
-        // is connected here until this node repeats itself (up to 45 s: `hub::attendance`), and would take a
-        // player here for gone meanwhile: it is told at once.
+        let news = state.presence.heard(
+            &event.node,
+            event.incarnation,
+            event.attendance,
+            Instant::now(),
+        );
+        // A node that just took the room knows nothing of who is connected here: it is told.
         let here = state.presence.local();
-        if first_word && here.blue + here.red + here.spectators > 0 {
+        if event.change == Change::Joined && here.blue + here.red + here.spectators > 0 {
             self.publish(&state, Change::Attendance);
         }
         let mut changed = false;
@@ -79,14 +80,39 @@ impl Room<Open> {
                     tokens: BySide::new(rematch.blue_token.clone(), rematch.red_token.clone()),
                 });
             }
-            Change::DrawOffered(_) | Change::TakebackRequested(_) | Change::Attendance => {}
+            Change::DrawOffered(_)
+            | Change::TakebackRequested(_)
+            | Change::Attendance
+            | Change::Joined => {}
         }
-        // A node repeating who is connected there (a room with a player that said nothing lately) changes nothing
-        // this node's connections see: no state is sent for it.
-        if news || !matches!(event.change, Change::Attendance) {
+        // A node saying again who is connected there changes nothing this node's connections see.
+        if news || !matches!(event.change, Change::Attendance | Change::Joined) {
             self.show(&state);
         }
         Ok(changed)
+    }
+
+    /// Another node went silent or is heard again: its word about its connections here stops holding or
+    /// holds again, and this node's connections are told if that changes who they see.
+    pub fn hear_of_peer(&self, news: &PeerNews) {
+        let mut state = self.lock();
+        let changed = match news {
+            PeerNews::Silent {
+                node,
+                incarnation,
+                since,
+            } => state.presence.node_silent(node, *incarnation, *since),
+            PeerNews::Back { node, incarnation } => state.presence.node_back(node, *incarnation),
+        };
+        if changed {
+            self.show(&state);
+        }
+    }
+
+    /// Tells the other nodes that this node holds the room now, and asks who is connected at theirs.
+    pub fn join_others(&self) {
+        let state = self.lock();
+        self.publish(&state, Change::Joined);
     }
 
     /// Catches up with whatever was stored since the room was read (a node that opened the room just as
