@@ -78,7 +78,7 @@ impl Presence {
             before.is_none_or(|b| b.said != said || b.silent || b.incarnation != incarnation);
         // A seat it vouched for stops now if it says the seat is empty, or speaks as a new start (which
         // lost every connection of the former).
-        let stopped = BySide::new(Side::Blue, Side::Red).map(|side| match before {
+        let stop = |side| match before {
             Some(b)
                 if b.vouches(side)
                     && (b.incarnation != incarnation || seated(&said, side) == 0) =>
@@ -87,7 +87,8 @@ impl Presence {
             }
             Some(b) => b.stopped[side],
             None => None,
-        });
+        };
+        let stopped = BySide::new(stop(Side::Blue), stop(Side::Red));
         if before.is_none() && self.remote.len() >= MAX_REMOTE_NODES {
             let least_use = self
                 .remote
