@@ -128,7 +128,24 @@ impl Chrome {
     }
 
     /// A page in a new browser context: its own cookies, like a different person.
+    ///
+    /// Now and then, on a busy machine, Chromium never reports a new page ready (the run of stop 47 saw it
+    /// twice in one test, which then waited for the watchdog): a page that does not open within
+    /// [`PATIENCE`] is given up and asked for once more, in a fresh context.
     pub async fn person(&self, url: &str) -> Page {
+        for attempt in 1..=2 {
+            match tokio::time::timeout(PATIENCE, self.open_in_new_context(url)).await {
+                Ok(page) => return page,
+                Err(_) => eprintln!(
+                    "chromium did not open {url} within {} s (attempt {attempt} of 2)",
+                    PATIENCE.as_secs()
+                ),
+            }
+        }
+        panic!("chromium did not open {url}");
+    }
+
+    async fn open_in_new_context(&self, url: &str) -> Page {
         let context = self
             .browser
             .create_browser_context(CreateBrowserContextParams::default())
