@@ -80,47 +80,31 @@ struct Peer {
 impl Peers {
     /// A heartbeat of `node` (incarnation `incarnation`) arrived at `now`: what that changes.
     pub fn heard(&mut self, node: &str, incarnation: u64, now: Instant) -> Vec<PeerNews> {
-        let mut news = Vec::new();
-        let back = PeerNews::Back {
-            node: node.to_string(),
+        let heard = Peer {
             incarnation,
+            last_heard: now,
+            silent: false,
         };
-        match self.known.get_mut(node) {
-            Some(peer) if peer.incarnation == incarnation => {
-                if peer.silent {
-                    news.push(back);
-                }
-                peer.last_heard = now;
-                peer.silent = false;
-            }
-            Some(peer) => {
-                // Restarted: its former self is gone since it was last heard (if not already said).
-                if !peer.silent {
-                    news.push(PeerNews::Silent {
-                        node: node.to_string(),
-                        incarnation: peer.incarnation,
-                        since: peer.last_heard,
-                    });
-                }
-                news.push(back);
-                *peer = Peer {
-                    incarnation,
-                    last_heard: now,
-                    silent: false,
-                };
-            }
-            None => {
-                // Unknown, or forgotten after a long silence: anything it said before holds again.
-                news.push(back);
-                self.known.insert(
-                    node.to_string(),
-                    Peer {
-                        incarnation,
-                        last_heard: now,
-                        silent: false,
-                    },
-                );
-            }
+        let before = self.known.insert(node.to_string(), heard);
+        let mut news = Vec::new();
+        // Restarted: its former self is gone since it was last heard (unless already said).
+        if let Some(former) = before
+            .as_ref()
+            .filter(|b| b.incarnation != incarnation && !b.silent)
+        {
+            news.push(PeerNews::Silent {
+                node: node.to_string(),
+                incarnation: former.incarnation,
+                since: former.last_heard,
+            });
+        }
+        // Back unless it was heard alive just before: what it said holds again (also for a node unknown or
+        // forgotten after a long silence).
+        if !before.is_some_and(|b| b.incarnation == incarnation && !b.silent) {
+            news.push(PeerNews::Back {
+                node: node.to_string(),
+                incarnation,
+            });
         }
         news
     }

@@ -89,7 +89,18 @@ impl Presence {
             None => None,
         };
         let stopped = BySide::new(stop(Side::Blue), stop(Side::Red));
-        if before.is_none() && self.remote.len() >= MAX_REMOTE_NODES {
+        let heard = Remote {
+            incarnation,
+            said,
+            silent: false,
+            stopped,
+        };
+        // Updated in place for a node already heard (every event of the game, so no new key each time).
+        if let Some(known) = self.remote.get_mut(node) {
+            *known = heard;
+            return news;
+        }
+        if self.remote.len() >= MAX_REMOTE_NODES {
             let least_use = self
                 .remote
                 .iter()
@@ -99,15 +110,7 @@ impl Presence {
                 self.remote.remove(&name);
             }
         }
-        self.remote.insert(
-            node.to_string(),
-            Remote {
-                incarnation,
-                said,
-                silent: false,
-                stopped,
-            },
-        );
+        self.remote.insert(node.to_string(), heard);
         news
     }
 

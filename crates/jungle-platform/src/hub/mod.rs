@@ -232,13 +232,15 @@ impl Hub {
         self.rooms.held(id)
     }
 
-    /// Reads every room held here again from the database (after the broker was away: events may be lost).
+    /// Reads every room held here again from the database and asks the other nodes again who is connected
+    /// there (after the broker was away: events, theirs among them, may be lost).
     pub fn reload_rooms(self: &Arc<Self>) {
         for room in self.rooms.all() {
             match room.reload(&self.store) {
                 Ok(()) => self.after_change(&room),
                 Err(e) => tracing::error!(game = %room.id, error = %e, "could not reload a room"),
             }
+            room.join_others();
         }
     }
 
@@ -525,13 +527,8 @@ impl crate::cluster::Member for Hub {
         room.join_others();
     }
 
-    /// Events may have been lost: every room is read again, and the others asked again who is connected
-    /// (what they said meanwhile may be among the lost).
     fn reload_all(self: &Arc<Self>) {
         self.reload_rooms();
-        for room in self.rooms.all() {
-            room.join_others();
-        }
     }
 
     fn peer_news(self: &Arc<Self>, news: &PeerNews) {

@@ -691,6 +691,18 @@ async fn a_node_is_subscribed_to_a_game_while_it_holds_its_room() {
     eventually("the subscription back", || subscribed(before + 1)).await;
 }
 
+/// One heartbeat of a node "ghost" (incarnation 5), sent by a bare broker client standing for it.
+async fn beat_as_the_ghost(client: &async_nats::Client) {
+    let beat = Heartbeat {
+        node: "ghost".into(),
+        incarnation: 5,
+    };
+    client
+        .publish(peers::SUBJECT, beat.to_bytes().into())
+        .await
+        .unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_hears_the_others_heartbeats_and_says_when_one_went_silent() {
     let nats = PrivateNats::start();
@@ -706,14 +718,7 @@ async fn a_node_hears_the_others_heartbeats_and_says_when_one_went_silent() {
     let mine = Heartbeat::parse(&first.payload).expect("a heartbeat");
     assert_eq!(mine.node, config.node_id);
 
-    let beat = Heartbeat {
-        node: "ghost".into(),
-        incarnation: 5,
-    };
-    other
-        .publish(peers::SUBJECT, beat.to_bytes().into())
-        .await
-        .unwrap();
+    beat_as_the_ghost(&other).await;
     let heard = || member.1.lock().unwrap().clone();
     eventually("the other node is heard", || !heard().is_empty()).await;
     assert_eq!(
@@ -777,14 +782,7 @@ async fn a_player_connected_on_a_node_that_goes_silent_is_shown_away() {
     .await;
 
     // The ghost joins the game with Red connected there; node A answers with who is here.
-    let beat = Heartbeat {
-        node: "ghost".into(),
-        incarnation: 5,
-    };
-    ghost
-        .publish(peers::SUBJECT, beat.to_bytes().into())
-        .await
-        .unwrap();
+    beat_as_the_ghost(&ghost).await;
     let joined = GameEvent {
         node: "ghost".into(),
         incarnation: 5,

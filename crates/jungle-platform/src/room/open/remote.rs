@@ -11,7 +11,7 @@ use super::{
     side_title, stored_outcome, takeback_declined,
 };
 use crate::cluster::PeerNews;
-use crate::cluster::event::{Change, GameEvent, MoveEvent, RematchEvent};
+use crate::cluster::event::{Change, GameEvent, Headcount, MoveEvent, RematchEvent};
 use crate::room::LoadError;
 use crate::store::{GameRecord, MoveRecord, Store, TimedMove, now_ms};
 use crate::{side_from_name, side_name};
@@ -44,11 +44,6 @@ impl Room<Open> {
             event.attendance,
             Instant::now(),
         );
-        // A node that just took the room knows nothing of who is connected here: it is told.
-        let here = state.presence.local();
-        if event.change == Change::Joined && here.blue + here.red + here.spectators > 0 {
-            self.publish(&state, Change::Attendance);
-        }
         let mut changed = false;
         match &event.change {
             Change::Stored => changed = self.catch_up_from_store(store, &mut state)?,
@@ -80,10 +75,13 @@ impl Room<Open> {
                     tokens: BySide::new(rematch.blue_token.clone(), rematch.red_token.clone()),
                 });
             }
-            Change::DrawOffered(_)
-            | Change::TakebackRequested(_)
-            | Change::Attendance
-            | Change::Joined => {}
+            // A node that just took the room knows nothing of who is connected here: it is told.
+            Change::Joined => {
+                if state.presence.local() != Headcount::default() {
+                    self.publish(&state, Change::Attendance);
+                }
+            }
+            Change::DrawOffered(_) | Change::TakebackRequested(_) | Change::Attendance => {}
         }
         // A node saying again who is connected there changes nothing this node's connections see.
         if news || !matches!(event.change, Change::Attendance | Change::Joined) {
