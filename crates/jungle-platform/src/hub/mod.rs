@@ -232,18 +232,6 @@ impl Hub {
         self.rooms.held(id)
     }
 
-    /// Reads every room held here again from the database and asks the other nodes again who is connected
-    /// there (after the broker was away: events, theirs among them, may be lost).
-    pub fn reload_rooms(self: &Arc<Self>) {
-        for room in self.rooms.all() {
-            match room.reload(&self.store) {
-                Ok(()) => self.after_change(&room),
-                Err(e) => tracing::error!(game = %room.id, error = %e, "could not reload a room"),
-            }
-            room.join_others();
-        }
-    }
-
     /// How many rooms are in memory, and their estimated bytes.
     pub fn rooms_held(&self) -> (usize, usize) {
         self.rooms.held_bytes()
@@ -527,8 +515,16 @@ impl crate::cluster::Member for Hub {
         room.join_others();
     }
 
+    /// Reads every room held here again from the database and asks the other nodes again who is connected
+    /// there (after the broker was away: events, theirs among them, may be lost).
     fn reload_all(self: &Arc<Self>) {
-        self.reload_rooms();
+        for room in self.rooms.all() {
+            match room.reload(&self.store) {
+                Ok(()) => self.after_change(&room),
+                Err(e) => tracing::error!(game = %room.id, error = %e, "could not reload a room"),
+            }
+            room.join_others();
+        }
     }
 
     fn peer_news(self: &Arc<Self>, news: &PeerNews) {
