@@ -4,6 +4,7 @@
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use governor::clock::{Clock, DefaultClock};
@@ -59,10 +60,19 @@ pub fn per_hour(per_hour: u32) -> Quota {
     Quota::per_hour(NonZeroU32::new(per_hour).unwrap_or(NonZeroU32::MIN))
 }
 
+/// The clock every limiter reads. Made once: making one (`quanta`'s `Clock::new`) asks the processor with
+/// `cpuid` whether its counter can be trusted, several microseconds an instruction in a virtual machine, which
+/// a limiter made per connection and a clock made per request used to pay each time (the keyed limiters,
+/// made once at start, keep their own).
+static CLOCK: LazyLock<DefaultClock> = LazyLock::new(DefaultClock::default);
+
 /// One connection's message limit: `per_minute` a minute, a tenth of it at once (typing bursts, not floods).
 pub fn message_flood(per_minute: u32) -> DefaultDirectRateLimiter {
     let burst = NonZeroU32::new((per_minute / 10).max(1)).unwrap_or(NonZeroU32::MIN);
-    RateLimiter::direct(self::per_minute(per_minute).allow_burst(burst))
+    RateLimiter::direct_with_clock(
+        self::per_minute(per_minute).allow_burst(burst),
+        CLOCK.clone(),
+    )
 }
 
 impl RateLimits {
@@ -80,7 +90,6 @@ impl RateLimits {
 
     /// Counts `action` by `client`; `Err(wait)` when it is over its limit, with how long until it is not.
     pub fn check(&self, action: Action, client: IpAddr) -> Result<(), Duration> {
-        let clock = DefaultClock::default();
         let limiter = match action {
             Action::Create => &self.create,
             Action::Import => &self.import,
@@ -91,21 +100,20 @@ impl RateLimits {
         };
         limiter
             .check_key(&client)
-            .map_err(|not_until| not_until.wait_time_from(clock.now()))?;
+            .map_err(|not_until| not_until.wait_time_from(CLOCK.now()))?;
         if action != Action::Request {
             self.request
                 .check_key(&client)
-                .map_err(|not_until| not_until.wait_time_from(clock.now()))?;
+                .map_err(|not_until| not_until.wait_time_from(CLOCK.now()))?;
         }
         Ok(())
     }
 
     /// Counts a log-in to the account `name_key`; `Err(wait)` when that account had too many lately.
     pub fn check_login_name(&self, name_key: &str) -> Result<(), Duration> {
-        let clock = DefaultClock::default();
         self.login_name
             .check_key(&name_key.to_string())
-            .map_err(|not_until| not_until.wait_time_from(clock.now()))
+            .map_err(|not_until| not_until.wait_time_from(CLOCK.now()))
     }
 
     /// Forgets clients whose allowance is full again (run now and then, so the tables stay small).

@@ -4,6 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::Square;
+use crate::square::write_ascii;
 
 /// A move: the position decides whether it steps, jumps or captures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -28,7 +29,8 @@ impl Move {
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from, self.to)
+        let ([a, b], [c, d]) = (self.from.name(), self.to.name());
+        write_ascii(f, &[a, b, c, d])
     }
 }
 

@@ -5,6 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::square::write_ascii;
 use crate::{Animal, Move, ParseMoveError, Position, Square};
 
 /// How moves are written: as the two squares (`a3a4`, what engines and the protocol speak) or with the animal
@@ -96,8 +97,9 @@ impl crate::Game {
 
 impl fmt::Display for AnimalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mark = if self.capture { 'x' } else { '-' };
-        write!(f, "{}{}{mark}{}", self.animal.letter(), self.from, self.to)
+        let mark = if self.capture { b'x' } else { b'-' };
+        let ([a, b], [c, d]) = (self.from.name(), self.to.name());
+        write_ascii(f, &[self.animal.letter() as u8, a, b, mark, c, d])
     }
 }
 

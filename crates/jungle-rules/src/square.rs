@@ -115,8 +115,21 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file_char(), self.rank_char())
+        write_ascii(f, &self.name())
     }
+}
+
+impl Square {
+    /// The square's name (`a1`) as ASCII bytes, for the moves' text: a game's state lists every move it had,
+    /// and writing them byte by byte through `write!` was a noticeable part of making one.
+    pub(crate) const fn name(self) -> [u8; 2] {
+        [self.file_char() as u8, self.rank_char() as u8]
+    }
+}
+
+/// Writes text made of ASCII bytes (a square's, a move's name) in one piece.
+pub(crate) fn write_ascii(f: &mut fmt::Formatter<'_>, text: &[u8]) -> fmt::Result {
+    f.write_str(std::str::from_utf8(text).map_err(|_| fmt::Error)?)
 }
 
 /// A square name that is not `a1`…`g9`.

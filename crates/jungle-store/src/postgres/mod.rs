@@ -168,6 +168,9 @@ struct Pool {
     idle: Vec<Session>,
     /// Connections open or opening, idle or lent.
     open: usize,
+    /// Blocking callers waiting for a connection to come back: only then is a return told (`notify_one` is
+    /// a system call, and a connection comes back after every statement).
+    waiting: usize,
 }
 
 impl Postgres {
@@ -222,10 +225,20 @@ impl Postgres {
         self.pool.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Wakes a caller waiting for a connection, if there is one; `pool` is the pool's lock, held.
+    fn tell_waiting(&self, pool: MutexGuard<'_, Pool>) {
+        let anyone = pool.waiting > 0;
+        drop(pool);
+        if anyone {
+            self.returned.notify_one();
+        }
+    }
+
     /// A connection counted as open is not (it failed to open, or broke): its place goes to whoever waits.
     fn give_up_slot(&self) {
-        self.lock_pool().open -= 1;
-        self.returned.notify_one();
+        let mut pool = self.lock_pool();
+        pool.open -= 1;
+        self.tell_waiting(pool);
     }
 
     /// A connection of the pool: an idle one, a new one while the pool has room, else the first one given
@@ -269,11 +282,13 @@ impl Postgres {
                     self.settings.max_connections, self.settings.statement_timeout
                 )));
             }
+            pool.waiting += 1;
             pool = self
                 .returned
                 .wait_timeout(pool, deadline - now)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
+            pool.waiting -= 1;
         }
     }
 }
@@ -316,8 +331,7 @@ impl Drop for Lease<'_> {
             }
             _ => pool.open -= 1,
         }
-        drop(pool);
-        self.db.returned.notify_one();
+        self.db.tell_waiting(pool);
     }
 }
 
@@ -887,6 +901,44 @@ mod tests {
         terminate(&admin, first);
         assert!(store.game("g1").unwrap().is_some());
         assert_ne!(backend(&store), first, "a new connection");
+    }
+
+    /// A caller waiting for a connection of a full pool is woken when one comes back, not left to its
+    /// deadline (a return tells the pool's condition only while someone waits, to spare a system call).
+    #[test]
+    fn a_caller_waiting_for_a_busy_pool_gets_the_connection_given_back() {
+        let schema = ScratchSchema::new(&test_postgres_url()).unwrap_or_else(|e| panic!("{e}"));
+        let (config, _) = parse_url(&schema.url()).unwrap();
+        let settings = Settings {
+            max_connections: 1,
+            // Longer than the wait below: a waiter that was not woken would still be waiting.
+            statement_timeout: Duration::from_secs(120),
+            ..Settings::default()
+        };
+        let db = Postgres::connect(config, settings).unwrap();
+        let (done, finished) = std::sync::mpsc::channel();
+        std::thread::scope(|threads| {
+            let held = db.checkout().unwrap();
+            assert_eq!(db.lock_pool().waiting, 0);
+            threads.spawn(|| {
+                let lent = db.checkout().map(drop);
+                done.send(lent).unwrap();
+            });
+            while db.lock_pool().waiting == 0 {
+                std::thread::yield_now();
+            }
+            drop(held);
+            let lent = finished
+                .recv_timeout(Duration::from_secs(60))
+                .expect("the waiting caller was woken");
+            assert!(lent.is_ok(), "{lent:?}");
+        });
+        assert_eq!(db.lock_pool().waiting, 0);
+        assert_eq!(
+            db.lock_pool().open,
+            1,
+            "the one connection, given back twice"
+        );
     }
 
     /// The same for a connection of a server's runtime (an awaited statement): a player's move is not
