@@ -7,8 +7,10 @@
 //! Server → client ([`ServerMessage`]): `{"type":"welcome","seat":"blue"|"red"|null}` once, then
 //! `{"type":"state",...}` ([`Snapshot`]) after every change (the same text for every watcher of the game),
 //! `{"type":"error","message":...}` to the sender of a refused message, `{"type":"notice","event":...,"by":...,
-//! "text":...}` for news such as a declined draw, `{"type":"pong"}`, and `{"type":"heartbeat"}` every second (the
-//! connection loop sends it, `jungle-server`'s `shared::arrival`: a page takes a silent connection for dead).
+//! "text":...}` for news such as a declined draw, `{"type":"pong"}`, and `{"type":"heartbeat"}` after 2 s with nothing
+//! else sent (the connection loop sends it, `jungle-server`'s `shared::arrival`: a page takes a silent connection for dead).
+
+use std::sync::Arc;
 
 use jungle_rules::{Animal, Rules, Side};
 use serde::{Deserialize, Serialize, Serializer};
@@ -127,14 +129,15 @@ pub struct Snapshot {
     /// `engine`, `friend` or `import`.
     pub mode: &'static str,
     /// The canonical rule option string (docs/rules.md).
-    pub rules: String,
+    pub rules: Arc<str>,
     /// The board those rules play on: ranks and terrain, so the page draws what is in force.
-    pub board: BoardView,
-    pub start_fen: String,
+    pub board: Arc<BoardView>,
+    pub start_fen: Arc<str>,
     pub fen: String,
-    pub moves: Vec<String>,
+    /// The moves played, shared with the room that keeps them written (`Arc`s: a state is made per change).
+    pub moves: Arc<Vec<String>>,
     /// The same moves in animal notation (`Ea3-a4`, `Rg6xg7`), for people.
-    pub animal_moves: Vec<String>,
+    pub animal_moves: Arc<Vec<String>>,
     pub ply: usize,
     pub turn: SideName,
     /// The legal moves of the side to move (none once the game is over).

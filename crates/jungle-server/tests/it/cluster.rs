@@ -244,7 +244,7 @@ async fn of_two_nodes_storing_the_same_ply_one_stores_it_and_the_other_reloads()
     let stored = a.store.moves(&room_a.id).unwrap();
     assert_eq!(stored.len(), 1);
     assert_eq!(stored[0].mv, choices[0]);
-    assert_eq!(room_b.snapshot().moves, [choices[0].clone()]);
+    assert_eq!(*room_b.snapshot().moves, [choices[0].clone()]);
     // Node B plays on from there.
     let reply = room_b.lock().game.legal_moves()[0].to_string();
     room_b.play(&b.store, Some(Side::Red), &reply).unwrap();
@@ -432,7 +432,7 @@ async fn the_opponents_node_plays_a_move_from_its_event_and_reads_the_database_o
     assert!((moved(&event_1).played_at - now_ms()).abs() < 60_000);
     // B missed the first event: the second tells it its room is behind, and it reads both moves.
     b.apply_event(&event_1);
-    assert_eq!(room_b.snapshot().moves, [first.clone(), second.clone()]);
+    assert_eq!(*room_b.snapshot().moves, [first.clone(), second.clone()]);
 
     // The next move's event is enough by itself: its row is taken out of the database before B hears of
     // it (only the event can bring it), and B plays it.
@@ -440,7 +440,7 @@ async fn the_opponents_node_plays_a_move_from_its_event_and_reads_the_database_o
     let event_2 = next_move_event(&mut events).await;
     a.state.store.truncate_moves(&room_a.id, 2).unwrap();
     b.apply_event(&event_2);
-    assert_eq!(room_b.snapshot().moves, [first, second, third]);
+    assert_eq!(*room_b.snapshot().moves, [first, second, third]);
     assert_eq!(room_b.snapshot().turn.0, Side::Red);
 }
 
@@ -668,7 +668,7 @@ async fn a_room_reads_its_game_again_once_the_broker_confirms_its_subscription()
     assert!(room.snapshot().moves.is_empty());
 
     a.listening(&room.id);
-    assert_eq!(room.snapshot().moves, [mv]);
+    assert_eq!(*room.snapshot().moves, [mv]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

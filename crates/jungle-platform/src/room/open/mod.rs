@@ -22,7 +22,7 @@ pub use remote::resume_clock_at;
 use remote::side_text;
 pub use restore::{Loaded, load, room_state, stored_outcome};
 use snapshot::snapshot_json;
-pub use snapshot::{pgn_player_name, player_name, snapshot};
+pub use snapshot::{Written, pgn_player_name, player_name, snapshot};
 
 /// The open game (every rule of `jungle-rules`, both sides see everything): one state message for everyone.
 #[derive(Debug)]
@@ -152,6 +152,8 @@ pub struct RoomState {
     pub rematch: Option<Rematch>,
     /// Days per move and the stored deadline, instead of a clock (a correspondence game).
     pub correspondence: Option<Correspondence>,
+    /// The texts of the state message kept between changes.
+    pub written: Written,
 }
 
 /// A finished game's rematch: its id, and the token of each of its seats kept for the players.

@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use jungle_rules::{BySide, Game, Outcome, Position, Rules, Termination};
 
-use super::{ABORTED, Mode, OPENING_PLIES, RoomState, parse_side};
+use super::{ABORTED, Mode, OPENING_PLIES, RoomState, Written, parse_side};
 use crate::clock::Clock;
 use crate::presence::Presence;
 use crate::room::{LoadError, stored};
@@ -150,5 +150,6 @@ pub fn room_state(
         claim_after,
         rematch: None,
         correspondence: None,
+        written: Written::default(),
     })
 }
