@@ -111,19 +111,17 @@ impl Square {
     pub const fn rank_char(self) -> char {
         (b'1' + self.rank()) as char
     }
+
+    /// The square's name (`a1`) as ASCII bytes, for the moves' text: a game's state lists every move it had,
+    /// and writing them through `write!` a character at a time was a noticeable part of making one.
+    pub(crate) const fn name(self) -> [u8; 2] {
+        [b'a' + self.file(), b'1' + self.rank()]
+    }
 }
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_ascii(f, &self.name())
-    }
-}
-
-impl Square {
-    /// The square's name (`a1`) as ASCII bytes, for the moves' text: a game's state lists every move it had,
-    /// and writing them byte by byte through `write!` was a noticeable part of making one.
-    pub(crate) const fn name(self) -> [u8; 2] {
-        [self.file_char() as u8, self.rank_char() as u8]
     }
 }
 

@@ -36,8 +36,8 @@ pub fn pgn_player_name(state: &RoomState, side: Side) -> Option<String> {
 
 /// What a game's state message writes the same way each time, kept between messages: its rules, board and
 /// start, which never change, and its moves in both notations, which only grow (but for a takeback). A state
-/// lists every move of its game, and writing them all again for every ply was a tenth of a node's CPU a move
-/// (docs/deployment.md, "What a move costs").
+/// lists every move of its game, and writing them all again for every ply was about a twentieth of a node's CPU
+/// a move (docs/deployment.md, "What a move costs").
 #[derive(Debug, Default)]
 pub struct Written(Mutex<Option<Kept>>);
 
