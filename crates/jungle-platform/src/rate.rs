@@ -60,10 +60,10 @@ pub fn per_hour(per_hour: u32) -> Quota {
     Quota::per_hour(NonZeroU32::new(per_hour).unwrap_or(NonZeroU32::MIN))
 }
 
-/// The clock every limiter reads. Made once: making one (`quanta`'s `Clock::new`) asks the processor with
-/// `cpuid` whether its counter can be trusted, several microseconds an instruction in a virtual machine, which
-/// a limiter made per connection and a clock made per request used to pay each time (the keyed limiters,
-/// made once at start, keep their own).
+/// The clock of every connection's message limiter. Made once: making one (`quanta`'s `Clock::new`) asks the
+/// processor with `cpuid` whether its counter can be trusted, several microseconds an instruction in a virtual
+/// machine, which a limiter made per connection used to pay each time (the keyed limiters, made once at start,
+/// keep their own, and a refusal's wait is read from the clock of the limiter that refused).
 static CLOCK: LazyLock<DefaultClock> = LazyLock::new(DefaultClock::default);
 
 /// One connection's message limit: `per_minute` a minute, a tenth of it at once (typing bursts, not floods).
@@ -98,13 +98,14 @@ impl RateLimits {
             Action::Signup => &self.signup,
             Action::Request => &self.request,
         };
-        limiter
-            .check_key(&client)
-            .map_err(|not_until| not_until.wait_time_from(CLOCK.now()))?;
-        if action != Action::Request {
-            self.request
+        let counted = |limiter: &DefaultKeyedRateLimiter<IpAddr>| {
+            limiter
                 .check_key(&client)
-                .map_err(|not_until| not_until.wait_time_from(CLOCK.now()))?;
+                .map_err(|not_until| not_until.wait_time_from(limiter.clock().now()))
+        };
+        counted(limiter)?;
+        if action != Action::Request {
+            counted(&self.request)?;
         }
         Ok(())
     }
@@ -113,7 +114,7 @@ impl RateLimits {
     pub fn check_login_name(&self, name_key: &str) -> Result<(), Duration> {
         self.login_name
             .check_key(&name_key.to_string())
-            .map_err(|not_until| not_until.wait_time_from(CLOCK.now()))
+            .map_err(|not_until| not_until.wait_time_from(self.login_name.clock().now()))
     }
 
     /// Forgets clients whose allowance is full again (run now and then, so the tables stay small).

@@ -105,11 +105,11 @@ impl Square {
     }
 
     pub const fn file_char(self) -> char {
-        (b'a' + self.file()) as char
+        self.name()[0] as char
     }
 
     pub const fn rank_char(self) -> char {
-        (b'1' + self.rank()) as char
+        self.name()[1] as char
     }
 
     /// The square's name (`a1`) as ASCII bytes, for the moves' text: a game's state lists every move it had,
