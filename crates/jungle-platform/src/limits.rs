@@ -8,6 +8,10 @@ use std::time::Duration;
 pub struct Limits {
     /// Finished games nobody watches are dropped from memory after this long unused (reloaded when asked for).
     pub room_idle: Duration,
+    /// In a cluster, a game in play that nobody on this node watches or has asked for within this long is
+    /// dropped from memory when another node changes it, rather than followed (the node that changed it holds
+    /// it; this one reads it again when asked for).
+    pub room_unwatched: Duration,
     /// The estimated memory of the rooms held, in MiB; beyond it the least recently used idle rooms go first.
     pub rooms_memory_mib: u64,
     /// The process's resident memory, in MiB, above which requests that would load more answer 503 (0: none).
@@ -52,6 +56,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             room_idle: Duration::from_secs(300),
+            room_unwatched: Duration::from_secs(5),
             rooms_memory_mib: 128,
             process_memory_mib: 1024,
             min_clock: Duration::from_secs(15),
@@ -91,6 +96,7 @@ impl Limits {
     /// Every limit's name, as `--limit` takes it.
     pub const NAMES: &[&str] = &[
         "room-idle-secs",
+        "room-unwatched-secs",
         "rooms-memory-mib",
         "process-memory-mib",
         "min-clock-secs",
@@ -135,6 +141,7 @@ impl Limits {
         let rate = || u32::try_from(number).map_err(|_| bad());
         match name {
             "room-idle-secs" => self.room_idle = Duration::from_secs(number),
+            "room-unwatched-secs" => self.room_unwatched = Duration::from_secs(number),
             "rooms-memory-mib" => self.rooms_memory_mib = number,
             "process-memory-mib" => self.process_memory_mib = number,
             "min-clock-secs" => self.min_clock = Duration::from_secs(number),

@@ -296,8 +296,7 @@ impl Hub {
         if !is_game_id(id) {
             return Ok(None);
         }
-        if let Some(room) = self.rooms.held(id) {
-            room.touch();
+        if let Some(room) = self.rooms.used(id) {
             return Ok(Some(room));
         }
         let Some(Loaded {
@@ -490,6 +489,16 @@ impl crate::cluster::Member for Hub {
             self.apply_hidden_event(&event.game);
             return;
         };
+        // Nobody here watches the game (this node made it, say, and its players play elsewhere): rather than
+        // follow it, and run its timers and engine a second time, the room leaves memory and the broker stops
+        // sending its events here. Not while the engine thinks here: its reply needs the room.
+        if !room.lock().thinking
+            && self
+                .rooms
+                .forget_unwatched(&room, self.limits.room_unwatched)
+        {
+            return;
+        }
         match room.catch_up(&self.store, event) {
             Ok(true) => self.after_change(&room),
             Ok(false) => {}

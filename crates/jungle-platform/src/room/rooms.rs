@@ -59,6 +59,15 @@ impl<K: Kind> Rooms<K> {
         self.map().get(id).cloned()
     }
 
+    /// The room of a game held here, marked as used now. It is marked while the map is held, so
+    /// [`Rooms::forget_unwatched`] never drops a room it has just handed out.
+    pub fn used(&self, id: &str) -> Option<Arc<Room<K>>> {
+        let map = self.map();
+        let room = map.get(id)?;
+        room.touch();
+        Some(room.clone())
+    }
+
     /// Keeps a room just made (a new game).
     pub fn insert(&self, room: Arc<Room<K>>) {
         let mut map = self.map();
@@ -129,6 +138,22 @@ impl<K: Kind> Rooms<K> {
         if room.is_idle() && map.remove(&room.id).is_some() {
             self.left(&room.id);
         }
+    }
+
+    /// Forgets `room` if nobody watches it and it was not used within `quiet`, in play or not: whether it
+    /// was forgotten. For a game another node plays (that node holds it and its timers; the sweep decides
+    /// a game no node holds). Checked while the map is held (see [`Rooms::used`]).
+    pub fn forget_unwatched(&self, room: &Room<K>, quiet: Duration) -> bool {
+        let mut map = self.map();
+        let unwatched = room.watchers() == 0 && room.last_used().elapsed() >= quiet;
+        let held = map
+            .get(&room.id)
+            .is_some_and(|held| std::ptr::eq(held.as_ref(), room));
+        if unwatched && held {
+            map.remove(&room.id);
+            self.left(&room.id);
+        }
+        unwatched && held
     }
 
     /// Drops idle rooms: those unused for `idle_after`, then the least recently used ones while the rooms'

@@ -444,6 +444,57 @@ async fn the_opponents_node_plays_a_move_from_its_event_and_reads_the_database_o
     assert_eq!(room_b.snapshot().turn.0, Side::Red);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_played_elsewhere_that_nobody_here_watches_leaves_memory_at_its_next_event() {
+    let (_schema, db) = shared_database();
+    let nats = PrivateNats::start();
+    let a = node(&db, &nats.url()).await;
+    let room_a = seated_game(&a.state, None);
+    let listener = async_nats::connect(nats.url()).await.unwrap();
+    let mut events = listener
+        .subscribe(format!("jungle.game.{}", room_a.id))
+        .await
+        .unwrap();
+    listener.flush().await.unwrap();
+    let play = |side| {
+        let mv = room_a.lock().game.legal_moves()[0].to_string();
+        room_a.play(&a.state.store, Some(side), &mv).unwrap();
+    };
+    // Node B (handed A's events by the test) follows a game it holds no longer than a moment unused.
+    let limits = Limits {
+        room_unwatched: Duration::ZERO,
+        ..Limits::default()
+    };
+    let b = Hub::with_limits(Store::open(&db).unwrap(), EnginePool::new(1), limits, None);
+
+    // Watched on B: B follows the game.
+    let room_b = b.room(&room_a.id).unwrap().unwrap();
+    let watcher = room_b.updates_for(None);
+    play(Side::Blue);
+    b.apply_event(&next_move_event(&mut events).await);
+    assert!(b.held_room(&room_a.id).is_some());
+    assert_eq!(room_b.snapshot().moves.len(), 1);
+
+    // Nobody watches on B any more: the next event drops the room instead of playing it there.
+    drop(watcher);
+    play(Side::Red);
+    b.apply_event(&next_move_event(&mut events).await);
+    assert!(b.held_room(&room_a.id).is_none());
+    assert_eq!(room_b.snapshot().moves.len(), 1, "followed after all");
+    // Asked for again, it is read from the database with every move.
+    let again = b.room(&room_a.id).unwrap().unwrap();
+    assert_eq!(again.snapshot().moves.len(), 2);
+
+    // With the default limit, a room just asked for is followed even when nobody watches it yet (a
+    // connection is given the room before it starts watching).
+    let patient = Hub::new(Store::open(&db).unwrap(), EnginePool::new(1));
+    let room_c = patient.room(&room_a.id).unwrap().unwrap();
+    play(Side::Blue);
+    patient.apply_event(&next_move_event(&mut events).await);
+    assert!(patient.held_room(&room_a.id).is_some());
+    assert_eq!(room_c.snapshot().moves.len(), 3);
+}
+
 /// A friend game between two seated players on `hub`, `minutes` a side (none: untimed).
 fn seated_game(hub: &std::sync::Arc<Hub>, minutes: Option<f64>) -> std::sync::Arc<Room> {
     let request = NewGame {
