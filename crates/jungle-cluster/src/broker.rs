@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use async_nats::{Client, ConnectOptions, Event, ServerError};
-use futures_util::StreamExt;
+use async_nats::{Client, ConnectOptions, Event, RequestErrorKind, ServerError};
+use bytes::Bytes;
 use tokio::sync::Notify;
 
 use super::ClusterError;
@@ -31,6 +31,9 @@ pub async fn connect(
     let node_name = node.to_string();
     ConnectOptions::new()
         .name(format!("jungle {node}"))
+        // The broker does not send this node's own messages back to it: each move's event would come back
+        // to the node that made it, to be read and dropped.
+        .no_echo()
         .connection_timeout(CONNECT_TIMEOUT)
         .event_callback(move |event| {
             let was_lost = was_lost.clone();
@@ -76,34 +79,22 @@ fn events_may_be_lost(event: &Event, was_lost: &AtomicBool) -> bool {
 ///
 /// `subscribe` returns once the request is queued, and `flush` once it is written to the socket: neither
 /// means the server has read it, and an event published by another node before it does is not delivered
-/// here. The server reads a connection's requests in order, so a message this client publishes to an
-/// inbox of its own and gets back was read after every earlier subscription.
+/// here. The server reads a connection's requests in order, so its answer to a request sent after the
+/// subscriptions — to a subject nobody listens on, which the server itself answers with "no responders" — comes
+/// after it read every one of them.
 ///
 /// # Errors
 /// When the round trip fails or does not come back within the connection's timeout.
 pub async fn confirm_subscriptions(client: &Client) -> Result<(), ClusterError> {
-    let broker = |e: &dyn std::fmt::Display| ClusterError::Broker(e.to_string());
-    let inbox = client.new_inbox();
-    let mut echo = client
-        .subscribe(inbox.clone())
-        .await
-        .map_err(|e| broker(&e))?;
-    client
-        .publish(inbox, bytes::Bytes::new())
-        .await
-        .map_err(|e| broker(&e))?;
-    let came_back = tokio::time::timeout(CONNECT_TIMEOUT, echo.next())
-        .await
-        .ok()
-        .flatten()
-        .is_some();
-    let _ = echo.unsubscribe().await;
-    if came_back {
-        Ok(())
-    } else {
-        Err(ClusterError::Broker(
+    let nobody = client.new_inbox();
+    let answer = tokio::time::timeout(CONNECT_TIMEOUT, client.request(nobody, Bytes::new())).await;
+    match answer {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) if e.kind() == RequestErrorKind::NoResponders => Ok(()),
+        Ok(Err(e)) => Err(ClusterError::Broker(e.to_string())),
+        Err(_) => Err(ClusterError::Broker(
             "the broker did not confirm the subscription".into(),
-        ))
+        )),
     }
 }
 

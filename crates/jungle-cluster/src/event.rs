@@ -15,7 +15,7 @@ pub const MAX_EVENT_BYTES: usize = 4096;
 /// A change a node made to a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameEvent {
-    /// The node that made it (a node ignores its own events).
+    /// The node that made it (the broker does not deliver it back there).
     pub node: String,
     /// That node's current start (see [`crate::peers`]).
     pub incarnation: u64,

@@ -70,19 +70,17 @@ impl News {
     }
 }
 
-/// Hands each game's news to the applier that takes that game (so one game's news keep their order), and
-/// drops this node's own events (the broker delivers a publisher's messages back to it).
+/// Hands each game's news to the applier that takes that game (so one game's news keep their order). The
+/// broker does not deliver this node's own events back to it (`broker::connect`).
 #[derive(Clone, Debug)]
 pub(crate) struct Router {
-    node: Arc<str>,
     appliers: Arc<[mpsc::Sender<News>]>,
     by_game: std::hash::RandomState,
 }
 
 impl Router {
-    pub(crate) fn new(node: &str, appliers: Vec<mpsc::Sender<News>>) -> Router {
+    pub(crate) fn new(appliers: Vec<mpsc::Sender<News>>) -> Router {
         Router {
-            node: node.into(),
             appliers: appliers.into(),
             by_game: std::hash::RandomState::new(),
         }
@@ -97,7 +95,6 @@ impl Router {
     /// Passes on one message of a game's subject (a garbled one is logged and skipped).
     async fn pass_message(&self, message: &async_nats::Message) -> bool {
         match GameEvent::parse(&message.payload) {
-            Ok(event) if *event.node == *self.node => true,
             Ok(event) => self.pass(News::Event(event)).await,
             Err(e) => {
                 tracing::warn!(subject = %message.subject, error = %e, "ignored a message");

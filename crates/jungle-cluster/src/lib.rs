@@ -167,12 +167,15 @@ pub async fn join<M: Member>(
             }
         }
     });
-    let router = Router::new(&config.node_id, start_appliers(member));
+    let router = Router::new(start_appliers(member));
     let interest = interest::start(client.clone(), router);
     let heartbeats = client
         .subscribe(peers::SUBJECT)
         .await
         .map_err(|e| ClusterError::Broker(e.to_string()))?;
+    // The node has joined once the broker has its subscriptions (and the client its one inbox for the
+    // confirmations, so a node's subscriptions are one per game held from now on).
+    broker::confirm_subscriptions(&client).await?;
     let me = Heartbeat {
         node: config.node_id.clone(),
         incarnation,

@@ -742,6 +742,37 @@ async fn a_node_is_subscribed_to_a_game_while_it_holds_its_room() {
     eventually("the subscription back", || subscribed(before + 1)).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_nodes_own_events_are_not_delivered_back_to_it() {
+    let (_schema, db) = shared_database();
+    let nats = PrivateNats::start();
+    let a = node(&db, &nats.url()).await;
+    let before = nats.subscriptions();
+    let room = seated_game(&a.state, None);
+    eventually("the game's subscription", || {
+        nats.subscriptions() == before + 1
+    })
+    .await;
+    let listener = async_nats::connect(nats.url()).await.unwrap();
+    let mut events = listener
+        .subscribe(format!("jungle.game.{}", room.id))
+        .await
+        .unwrap();
+    listener.flush().await.unwrap();
+    let play = |side| {
+        let mv = room.lock().game.legal_moves()[0].to_string();
+        room.play(&a.state.store, Some(side), &mv).unwrap();
+    };
+    play(Side::Blue);
+    next_move_event(&mut events).await;
+
+    // The next move's event reaches the listener, and nobody else: not node A, which published it.
+    let delivered = nats.messages_out();
+    play(Side::Red);
+    next_move_event(&mut events).await;
+    assert_eq!(nats.messages_out() - delivered, 1);
+}
+
 /// One heartbeat of a node "ghost" (incarnation 5), sent by a bare broker client standing for it.
 async fn beat_as_the_ghost(client: &async_nats::Client) {
     let beat = Heartbeat {

@@ -66,6 +66,16 @@ impl PrivateNats {
 
     /// How many subscriptions the server holds now, all its clients together (its monitoring's `/varz`).
     pub fn subscriptions(&self) -> u64 {
+        self.varz("subscriptions")
+    }
+
+    /// How many messages the server has delivered to its clients since it started.
+    pub fn messages_out(&self) -> u64 {
+        self.varz("out_msgs")
+    }
+
+    /// One count of the server's monitoring page (`/varz`).
+    fn varz(&self, count: &str) -> u64 {
         use std::io::{Read, Write};
         let mut monitor = std::net::TcpStream::connect(("127.0.0.1", self.monitor_port))
             .expect("the broker's monitoring port");
@@ -76,9 +86,9 @@ impl PrivateNats {
         monitor.read_to_string(&mut answer).unwrap();
         let body = answer.split_once("\r\n\r\n").expect("an HTTP answer").1;
         let varz: serde_json::Value = serde_json::from_str(body).expect("the broker's /varz");
-        varz["subscriptions"]
+        varz[count]
             .as_u64()
-            .expect("a count of subscriptions")
+            .unwrap_or_else(|| panic!("a count of {count}"))
     }
 
     /// Kills the server (the nodes lose their broker).
