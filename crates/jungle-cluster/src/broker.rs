@@ -80,8 +80,9 @@ fn events_may_be_lost(event: &Event, was_lost: &AtomicBool) -> bool {
 /// `subscribe` returns once the request is queued, and `flush` once it is written to the socket: neither
 /// means the server has read it, and an event published by another node before it does is not delivered
 /// here. The server reads a connection's requests in order, so its answer to a request sent after the
-/// subscriptions — to a subject nobody listens on, which the server itself answers with "no responders" — comes
-/// after it read every one of them.
+/// subscriptions comes after it read every one of them. The request goes to a subject nobody listens on,
+/// which the server itself answers ("no responders"): the connection has no echo, so a message to an inbox
+/// of its own would never come back.
 ///
 /// # Errors
 /// When the round trip fails or does not come back within the connection's timeout.

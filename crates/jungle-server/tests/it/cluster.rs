@@ -363,6 +363,30 @@ async fn a_seat_taken_on_another_node_holds_before_its_event_arrives() {
     assert_eq!(red.state["seats_taken"]["red"], true);
 }
 
+/// A bare broker client listening to `game`'s events. The broker has the subscription when this returns: it
+/// answers a request to a subject nobody listens on ("no responders") only after reading what came before.
+async fn listen_to(nats: &PrivateNats, game: &str) -> (async_nats::Client, async_nats::Subscriber) {
+    let listener = async_nats::connect(nats.url()).await.unwrap();
+    let events = listener
+        .subscribe(format!("jungle.game.{game}"))
+        .await
+        .unwrap();
+    let nobody = listener.new_inbox();
+    let answer = listener.request(nobody, "".into()).await;
+    assert!(
+        matches!(&answer, Err(e) if e.kind() == async_nats::RequestErrorKind::NoResponders),
+        "{answer:?}"
+    );
+    (listener, events)
+}
+
+/// Plays the first legal move in `room` for `side`: the move.
+fn play_first_legal(room: &Room, store: &Store, side: Side) -> String {
+    let mv = room.lock().game.legal_moves()[0].to_string();
+    room.play(store, Some(side), &mv).unwrap();
+    mv
+}
+
 /// The next event on `events` that announces a stored move (a seat's or presence's events are passed over).
 async fn next_move_event(events: &mut async_nats::Subscriber) -> GameEvent {
     loop {
@@ -396,20 +420,11 @@ async fn the_opponents_node_plays_a_move_from_its_event_and_reads_the_database_o
     };
     let (room_a, _, _) = a.state.create(&request, None).unwrap();
     a.state.claim_seat(&room_a).unwrap().unwrap();
-    let listener = async_nats::connect(nats.url()).await.unwrap();
-    let mut events = listener
-        .subscribe(format!("jungle.game.{}", room_a.id))
-        .await
-        .unwrap();
-    listener.flush().await.unwrap();
+    let (_listener, mut events) = listen_to(&nats, &room_a.id).await;
     // Node B hears nothing by itself (it has no broker): the test hands it the events node A published.
     let b = Hub::new(Store::open(&db).unwrap(), EnginePool::new(1));
     let room_b = b.room(&room_a.id).unwrap().unwrap();
-    let play = |side| {
-        let mv = room_a.lock().game.legal_moves()[0].to_string();
-        room_a.play(&a.state.store, Some(side), &mv).unwrap();
-        mv
-    };
+    let play = |side| play_first_legal(&room_a, &a.state.store, side);
 
     let first = play(Side::Blue);
     let second = play(Side::Red);
@@ -450,16 +465,8 @@ async fn a_game_played_elsewhere_that_nobody_here_watches_leaves_memory_at_its_n
     let nats = PrivateNats::start();
     let a = node(&db, &nats.url()).await;
     let room_a = seated_game(&a.state, None);
-    let listener = async_nats::connect(nats.url()).await.unwrap();
-    let mut events = listener
-        .subscribe(format!("jungle.game.{}", room_a.id))
-        .await
-        .unwrap();
-    listener.flush().await.unwrap();
-    let play = |side| {
-        let mv = room_a.lock().game.legal_moves()[0].to_string();
-        room_a.play(&a.state.store, Some(side), &mv).unwrap();
-    };
+    let (_listener, mut events) = listen_to(&nats, &room_a.id).await;
+    let play = |side| play_first_legal(&room_a, &a.state.store, side);
     // Node B (handed A's events by the test) follows a game it holds no longer than a moment unused.
     let limits = Limits {
         room_unwatched: Duration::ZERO,
@@ -753,16 +760,8 @@ async fn a_nodes_own_events_are_not_delivered_back_to_it() {
         nats.subscriptions() == before + 1
     })
     .await;
-    let listener = async_nats::connect(nats.url()).await.unwrap();
-    let mut events = listener
-        .subscribe(format!("jungle.game.{}", room.id))
-        .await
-        .unwrap();
-    listener.flush().await.unwrap();
-    let play = |side| {
-        let mv = room.lock().game.legal_moves()[0].to_string();
-        room.play(&a.state.store, Some(side), &mv).unwrap();
-    };
+    let (_listener, mut events) = listen_to(&nats, &room.id).await;
+    let play = |side| play_first_legal(&room, &a.state.store, side);
     play(Side::Blue);
     next_move_event(&mut events).await;
 
