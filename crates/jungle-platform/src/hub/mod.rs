@@ -491,8 +491,10 @@ impl crate::cluster::Member for Hub {
         };
         // Nobody here watches the game (this node made it, say, and its players play elsewhere): rather than
         // follow it, and run its timers and engine a second time, the room leaves memory and the broker stops
-        // sending its events here. Not while the engine thinks here: its reply needs the room.
-        if !room.lock().thinking
+        // sending its events here. Not while the engine thinks here: its reply needs the room. (A watched
+        // room, the common case, is passed over before its lock or the map's is taken.)
+        if room.watchers() == 0
+            && !room.lock().thinking
             && self
                 .rooms
                 .forget_unwatched(&room, self.limits.room_unwatched)

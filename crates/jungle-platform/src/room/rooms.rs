@@ -145,15 +145,16 @@ impl<K: Kind> Rooms<K> {
     /// a game no node holds). Checked while the map is held (see [`Rooms::used`]).
     pub fn forget_unwatched(&self, room: &Room<K>, quiet: Duration) -> bool {
         let mut map = self.map();
-        let unwatched = room.watchers() == 0 && room.last_used().elapsed() >= quiet;
-        let held = map
-            .get(&room.id)
-            .is_some_and(|held| std::ptr::eq(held.as_ref(), room));
-        if unwatched && held {
+        let forget = room.watchers() == 0
+            && room.last_used().elapsed() >= quiet
+            && map
+                .get(&room.id)
+                .is_some_and(|held| std::ptr::eq(held.as_ref(), room));
+        if forget {
             map.remove(&room.id);
             self.left(&room.id);
         }
-        unwatched && held
+        forget
     }
 
     /// Drops idle rooms: those unused for `idle_after`, then the least recently used ones while the rooms'
