@@ -14,6 +14,7 @@
 //! restarted, a statement timed out) is dropped and the next checkout opens a fresh one, so the store
 //! recovers by itself once the database is back. Each connection prepares a statement once and keeps it.
 
+mod in_place;
 mod session;
 
 use std::cell::Cell;

@@ -14,7 +14,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::future::{Future, poll_fn};
-use std::pin::Pin;
+use std::pin::{Pin, pin};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
@@ -22,6 +22,7 @@ use tokio::runtime::{Handle, Runtime, RuntimeFlavor};
 use tokio_postgres::tls::NoTlsStream;
 use tokio_postgres::{Client, Config, Connection, NoTls, Socket, Statement};
 
+use super::in_place::InPlace;
 use crate::StoreError;
 
 /// How a statement's wait ended.
@@ -193,17 +194,27 @@ impl Drop for Session {
     }
 }
 
-/// Waits for `answer`, driving `connection` meanwhile; `Outcome::Ended` if the connection ends first.
+/// Waits for `answer`, driving `connection` meanwhile; `Outcome::Ended` if the connection ends first. The
+/// answer the connection reads is taken in the same poll ([`InPlace`]).
 pub(super) async fn race<T>(
     connection: &mut Driven,
     answer: impl Future<Output = Result<T, tokio_postgres::Error>>,
 ) -> Outcome<T> {
-    // The statement first: its first poll queues the request the connection then sends.
-    tokio::select! {
-        biased;
-        answer = answer => Outcome::Answered(answer),
-        ended = connection.as_mut() => Outcome::Ended(ended.err()),
-    }
+    let mut answer = pin!(answer);
+    let in_place = InPlace::new();
+    poll_fn(|cx| {
+        in_place.poll(cx, |cx| {
+            // The statement first: its first poll queues the request the connection then sends.
+            if let Poll::Ready(answer) = answer.as_mut().poll(cx) {
+                return Poll::Ready(Outcome::Answered(answer));
+            }
+            connection
+                .as_mut()
+                .poll(cx)
+                .map(|ended| Outcome::Ended(ended.err()))
+        })
+    })
+    .await
 }
 
 /// Runs `f`, which blocks on a runtime: on a multi-thread runtime's worker after telling the runtime
