@@ -277,6 +277,9 @@ fn bad_depths_and_arguments_are_bad_input() {
     let e = bad(&["perft"]);
     assert!(e.contains("<DEPTH>"), "the missing argument is named: {e}");
     bad(&["perft", "--threads", "0", "2"]);
+    for threads in ["0", "1025", "x"] {
+        bad(&["serve", "--worker-threads", threads]);
+    }
     bad(&["perft", "2", "3"]);
     bad(&["moves", "--no-such-flag"]);
     bad(&["no-such-command"]);

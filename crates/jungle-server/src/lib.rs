@@ -48,6 +48,8 @@ pub struct Config {
     pub db: PathBuf,
     /// At most this many engine searches at once.
     pub engine_threads: usize,
+    /// The runtime's threads for connections in [`run_blocking`] (none: tokio's default, one per core).
+    pub worker_threads: Option<usize>,
     pub limits: Limits,
     /// The origin browsers reach the server at (`https://jungle.example`); websockets from other origins are
     /// refused. Without it only loopback and IP-address origins naming this server's own `Host` are taken.
@@ -71,6 +73,7 @@ impl Config {
             addr,
             db,
             engine_threads: default_engine_threads(),
+            worker_threads: None,
             limits: Limits::default(),
             public_origin: None,
             static_dir: None,
@@ -251,7 +254,11 @@ pub fn run_blocking(
     config: &Config,
     on_listening: impl FnOnce(SocketAddr),
 ) -> Result<(), ServeError> {
-    let runtime = tokio::runtime::Runtime::new()?;
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    if let Some(threads) = config.worker_threads {
+        runtime.worker_threads(threads);
+    }
+    let runtime = runtime.enable_all().build()?;
     runtime.block_on(async {
         let server = Server::bind(config).await?;
         let addr = server.local_addr()?;

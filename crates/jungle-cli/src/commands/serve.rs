@@ -18,6 +18,10 @@ pub struct Args {
     /// At most this many engine searches at once (default: all cores but one).
     #[arg(long)]
     pub engine_threads: Option<usize>,
+    /// Threads that serve connections (default: one per core). Several nodes on one machine share its
+    /// cores: give each its share (docs/deployment.md, "One worker thread a node").
+    #[arg(long)]
+    pub worker_threads: Option<usize>,
     /// Log lines on stderr: `text` (readable) or `json` (one object per line, for production). `RUST_LOG`
     /// sets the level (default info).
     #[arg(long, default_value = "text")]
@@ -52,6 +56,9 @@ pub struct Args {
     pub tablebases: Option<PathBuf>,
 }
 
+/// More threads than this serve no machine better; a typo of many more would exhaust its memory.
+const MAX_WORKER_THREADS: usize = 1024;
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let addr: SocketAddr = args
         .addr
@@ -59,6 +66,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .map_err(|e| bad_input(format!("--addr \"{}\": {e}", args.addr)))?;
     if args.engine_threads == Some(0) {
         return Err(bad_input("--engine-threads must be at least 1"));
+    }
+    if let Some(threads) = args.worker_threads
+        && !(1..=MAX_WORKER_THREADS).contains(&threads)
+    {
+        return Err(bad_input(format!(
+            "--worker-threads {threads}: should be 1 to {MAX_WORKER_THREADS}"
+        )));
     }
     let mut limits = jungle_server::Limits::default();
     for setting in &args.limits {
@@ -111,6 +125,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         engine_threads: args
             .engine_threads
             .unwrap_or_else(jungle_server::default_engine_threads),
+        worker_threads: args.worker_threads,
         limits,
         public_origin: args.public_origin.clone(),
         static_dir: args.static_dir.clone(),
