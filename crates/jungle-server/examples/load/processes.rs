@@ -40,7 +40,7 @@ pub fn play_share_from_environment() -> Result<bool, String> {
     let share: Share = serde_json::from_str(&json).map_err(|e| format!("{SHARE_VARIABLE}: {e}"))?;
     crate::open_files::raise(share.count * 2)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+        .worker_threads(share.threads)
         .enable_all()
         .build()
         .map_err(|e| format!("client runtime: {e}"))?;

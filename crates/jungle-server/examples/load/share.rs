@@ -28,11 +28,15 @@ pub struct Share {
     pub start_unix_ms: u64,
     pub ramp_ms: u64,
     pub window_ms: u64,
+    /// The process's runtime threads: its part of the machine's cores, at least one (client processes that
+    /// each took every core would take turns on them with each other and with the servers).
+    pub threads: usize,
 }
 
 /// Splits the run's games over `processes` client processes (one share when 0: this process plays them).
 pub fn split(options: &Options, targets: &[Target], start: SystemTime) -> Vec<Share> {
     let processes = options.processes.max(1);
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let start_unix_ms = start
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64);
@@ -55,6 +59,7 @@ pub fn split(options: &Options, targets: &[Target], start: SystemTime) -> Vec<Sh
                 start_unix_ms,
                 ramp_ms: options.ramp.as_millis() as u64,
                 window_ms: options.window.as_millis() as u64,
+                threads: (cores / processes).max(1),
             }
         })
         .collect()
