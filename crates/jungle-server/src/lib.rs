@@ -254,11 +254,11 @@ pub fn run_blocking(
     config: &Config,
     on_listening: impl FnOnce(SocketAddr),
 ) -> Result<(), ServeError> {
-    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
     if let Some(threads) = config.worker_threads {
-        runtime.worker_threads(threads);
+        builder.worker_threads(threads);
     }
-    let runtime = runtime.enable_all().build()?;
+    let runtime = builder.enable_all().build()?;
     runtime.block_on(async {
         let server = Server::bind(config).await?;
         let addr = server.local_addr()?;
