@@ -31,34 +31,45 @@ async fn open_creation_form(page: &Page, base: &str) {
     .await;
 }
 
-/// Resigns on the game page (two clicks: the second confirms). The panel may still be settling when the
-/// button is measured (the opponent's connection, the clocks), so the clicks are made again until the game
-/// is over on the page.
+/// Resigns on the game page with the button's two clicks (the first arms it, the second confirms). The
+/// clicks are the button's own, not the mouse's: a mouse click is aimed where the button was just measured,
+/// and the panel moves under it now and then (the result banner pushes the controls down the moment a
+/// resignation takes, and a repeated click then landed on the replay link and left the game's page). Real
+/// mouse clicks on the resign button are covered by the game pages' own tests. The button is used only
+/// while the page is connected, so the resignation is sent; the test then waits for the result, or for the
+/// connection to drop before it came, and tries again.
 async fn resign_on_page(page: &Page) {
     wait_until(page, "!document.getElementById('resign').disabled").await;
     let deadline = tokio::time::Instant::now() + crate::support::PATIENCE;
     loop {
-        // The page may be between documents or still drawing: no banner yet reads as not over. Once the game
-        // is over the resign button goes away before the banner shows, so it is clicked only while it is there.
-        let over: bool = eval(
+        // The page may be between documents or still drawing: no banner yet reads as not over.
+        let (over, resignable): (bool, bool) = eval(
             page,
-            "(() => { const banner = document.getElementById('banner'); return !!banner && !banner.hidden; })()",
+            "(() => { const banner = document.getElementById('banner'); \
+             const button = document.getElementById('resign'); const view = window.jungle; \
+             return [!!banner && !banner.hidden, \
+               !!button && !button.hidden && !button.disabled && !!view && !!view.socket \
+               && view.socket.readyState === WebSocket.OPEN]; })()",
         )
         .await;
         if over {
             return;
         }
-        let resignable: bool = eval(
-            page,
-            "(() => { const button = document.getElementById('resign'); \
-             return !!button && !button.hidden && !button.disabled && button.offsetParent !== null; })()",
-        )
-        .await;
         if resignable {
-            click(page, "#resign").await;
-            click(page, "#resign").await;
+            let _: bool = eval(
+                page,
+                "(() => { const button = document.getElementById('resign'); \
+                 button.click(); button.click(); return true; })()",
+            )
+            .await;
+            wait_until(
+                page,
+                "!document.getElementById('banner').hidden || \
+                 window.jungle.socket.readyState !== WebSocket.OPEN",
+            )
+            .await;
         }
-        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
         assert!(
             tokio::time::Instant::now() < deadline,
             "the resignation never took"
