@@ -42,32 +42,29 @@ async fn resign_on_page(page: &Page) {
     wait_until(page, "!document.getElementById('resign').disabled").await;
     let deadline = tokio::time::Instant::now() + crate::support::PATIENCE;
     loop {
-        // The page may be between documents or still drawing: no banner yet reads as not over.
-        let (over, resignable): (bool, bool) = eval(
+        // One script looks and acts, so nothing changes between the two. The page may be between documents
+        // or still drawing: no banner yet reads as not over, and no button as not yet resignable.
+        let step: String = eval(
             page,
             "(() => { const banner = document.getElementById('banner'); \
+             if (banner && !banner.hidden) return 'over'; \
              const button = document.getElementById('resign'); const view = window.jungle; \
-             return [!!banner && !banner.hidden, \
-               !!button && !button.hidden && !button.disabled && !!view && !!view.socket \
-               && view.socket.readyState === WebSocket.OPEN]; })()",
+             const online = !!view && !!view.socket && view.socket.readyState === WebSocket.OPEN; \
+             if (!button || button.hidden || button.disabled || !online) return 'not yet'; \
+             button.click(); button.click(); return 'sent'; })()",
         )
         .await;
-        if over {
-            return;
-        }
-        if resignable {
-            let _: bool = eval(
-                page,
-                "(() => { const button = document.getElementById('resign'); \
-                 button.click(); button.click(); return true; })()",
-            )
-            .await;
-            wait_until(
-                page,
-                "!document.getElementById('banner').hidden || \
-                 window.jungle.socket.readyState !== WebSocket.OPEN",
-            )
-            .await;
+        match step.as_str() {
+            "over" => return,
+            "sent" => {
+                wait_until(
+                    page,
+                    "!document.getElementById('banner').hidden || \
+                     window.jungle.socket.readyState !== WebSocket.OPEN",
+                )
+                .await
+            }
+            _ => {}
         }
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
         assert!(
