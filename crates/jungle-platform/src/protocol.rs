@@ -7,7 +7,7 @@
 //! Server → client ([`ServerMessage`]): `{"type":"welcome","seat":"blue"|"red"|null}` once, then
 //! `{"type":"state",...}` ([`Snapshot`]) after every change (the same text for every watcher of the game),
 //! `{"type":"error","message":...}` to the sender of a refused message, `{"type":"notice","event":...,"by":...,
-//! "text":...}` for news such as a declined draw, `{"type":"pong"}`, and `{"type":"heartbeat"}` after 2 s with
+//! "text":...}` for news such as a declined draw, `{"type":"pong"}`, and `{"type":"heartbeat"}` after 4 s with
 //! nothing else sent (the connection loop sends it, `jungle-server`'s `shared::arrival`: a page takes a silent
 //! connection for dead).
 

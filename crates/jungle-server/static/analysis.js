@@ -2,7 +2,7 @@
 // the views of its reports — the evaluation bar, the best-move arrow over the board, the score and the line.
 
 import { t } from "./i18n.js";
-import { abandon, keepAlive, reconnectDelay } from "./liveness.js";
+import { ANALYSIS_SILENT_MS, abandon, keepAlive, reconnectDelay } from "./liveness.js";
 
 // Steps faster than this are not analysed one by one: only the position the user stops at.
 const SETTLE_MS = 150;
@@ -52,7 +52,7 @@ export class LiveAnalysis {
     let life = null;
     socket.onopen = () => {
       this.retries = 0;
-      life = keepAlive(socket, () => abandon(socket));
+      life = keepAlive(socket, () => abandon(socket), ANALYSIS_SILENT_MS);
       this.send();
     };
     socket.onmessage = (event) => {

@@ -1,7 +1,7 @@
 // Follows a live game from a page that only shows it (the replay page): a watcher's websocket that reports
 // every new state, reconnecting until the game is over.
 
-import { abandon, keepAlive, reconnectDelay } from "./liveness.js";
+import { GAME_SILENT_MS, abandon, afterAskingForNode, keepAlive, reconnectDelay } from "./liveness.js";
 
 export function followLive(gameId, onState) {
   let retries = 0;
@@ -12,7 +12,7 @@ export function followLive(gameId, onState) {
     let life = null;
     socket.onopen = () => {
       retries = 0;
-      life = keepAlive(socket, () => abandon(socket));
+      life = keepAlive(socket, () => abandon(socket), GAME_SILENT_MS);
     };
     socket.onmessage = (event) => {
       life.heard();
@@ -24,7 +24,7 @@ export function followLive(gameId, onState) {
     };
     socket.onclose = () => {
       if (life) life.stop();
-      if (!over) setTimeout(connect, reconnectDelay(retries++));
+      if (!over) setTimeout(() => afterAskingForNode(gameId, connect), reconnectDelay(retries++));
     };
   };
   connect();

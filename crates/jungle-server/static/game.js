@@ -10,7 +10,7 @@ import { fillMoveList, sideName } from "./moves.js";
 import { playMoveSound, sounds } from "./sound.js";
 import { followRatings } from "./game-ratings.js";
 import { correspondenceMeta, drawDeadline } from "./deadline.js";
-import { abandon, keepAlive, reconnectDelay } from "./liveness.js";
+import { GAME_SILENT_MS, abandon, afterAskingForNode, keepAlive, reconnectDelay } from "./liveness.js";
 import { wireCopy, wireJoin, wireMoveKeys, wireMute } from "./game-controls.js";
 import { linkTournament } from "./game-tournament.js";
 
@@ -51,7 +51,7 @@ function connect() {
   let life = null;
   socket.onopen = () => {
     view.retries = 0;
-    life = keepAlive(socket, () => abandon(socket));
+    life = keepAlive(socket, () => abandon(socket), GAME_SILENT_MS);
     $("connection").textContent = "";
     $("connection").className = "connection online";
   };
@@ -87,7 +87,7 @@ function connect() {
     if (view.state) draw(); // no moves are offered while offline
     $("connection").textContent = t("game.reconnecting");
     $("connection").className = "connection offline";
-    setTimeout(connect, reconnectDelay(view.retries++));
+    setTimeout(() => afterAskingForNode(gameId, connect), reconnectDelay(view.retries++));
   };
 }
 

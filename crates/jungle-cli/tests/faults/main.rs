@@ -408,6 +408,23 @@ async fn a_hung_node_costs_its_players_seconds_and_a_move_it_held_is_never_playe
     assert_eq!(moves_of(&mover.state), acknowledged_a);
     let elsewhere = cluster.node_that_answered(&mover.request_id).await;
     assert_ne!(elsewhere, hung, "the reconnection went to the hung node");
+    // Without waiting for the hung node to answer the upgrade: the question asked before it
+    // (`/api/alive/ID`, routed as the socket) waited for the hung node instead, and nginx then passed the
+    // node over for the socket too.
+    let front_door = cluster.log("nginx-error");
+    let waited_for = |path: &str| {
+        front_door.lines().any(|line| {
+            line.contains("while reading response header") && line.contains(&format!("GET {path} "))
+        })
+    };
+    assert!(
+        waited_for(&format!("/api/alive/{}", mover.id)),
+        "the question before reconnecting did not wait for the hung node:\n{front_door}"
+    );
+    assert!(
+        !waited_for(&format!("/ws/{}", mover.id)),
+        "the reconnection's upgrade waited for the hung node:\n{front_door}"
+    );
     let mv = mover
         .play(ply_a * 7 + seed_a)
         .await

@@ -17,8 +17,8 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 pub const PATIENCE: Duration = Duration::from_secs(30);
 
 /// As on the game page: a connection on which nothing arrived for this long (a node sends a heartbeat after
-/// every 2 s it sent nothing else) is taken for dead.
-pub const SILENT: Duration = Duration::from_secs(5);
+/// every 4 s it sent nothing else) is taken for dead.
+pub const SILENT: Duration = Duration::from_secs(6);
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
@@ -160,13 +160,16 @@ impl Player {
         Ok(())
     }
 
-    /// Opens the websocket again through the front door until it opens (the page's backoff, bounded).
+    /// Opens the websocket again through the front door until it opens (the page's backoff, bounded), asking
+    /// first, as the page does, whether the game's node answers: nginx passes a hung one over for the socket.
     pub async fn reconnect(&mut self) {
         self.socket = None;
         self.reconnections += 1;
         let mut delay = Duration::from_millis(100);
         let mut last = String::new();
+        let alive = format!("/api/alive/{}", self.id);
         for _ in 0..12 {
+            http(self.addr, "GET", &alive, &[], "").await;
             match self.connect().await {
                 Ok(()) => return,
                 Err(e) => last = e,

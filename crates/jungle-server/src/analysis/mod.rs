@@ -29,14 +29,20 @@ use jungle_search::{Engine, EngineOptions, StopHandle};
 use serde::Deserialize;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
-use tokio::time::Instant;
+use tokio::time::{Duration, Instant};
 
 use crate::AppState;
-use crate::shared::arrival::{HEARTBEAT, HEARTBEAT_JSON};
+use crate::shared::arrival::HEARTBEAT_JSON;
 use crate::shared::error::{ApiError, find_room};
 use crate::shared::guard::Client;
 use crate::shared::relay::{FLOOD_MESSAGE, Incoming};
 use crate::shared::socket::{bounded, open_connection, refuse_cross_site, text_frames};
+
+/// The analysis board's heartbeat: every 2 s, not after a game socket's 4 s of silence
+/// ([`crate::shared::arrival::HEARTBEAT`]). Its sockets go to the least busy node, which the page cannot ask
+/// about before reconnecting as a game's page does, so nginx keeps its 4 s bound on the upgrade and the
+/// tunnel alike (deploy/nginx); the sockets are few, and their heartbeats cost little.
+const HEARTBEAT_EVERY: Duration = Duration::from_secs(2);
 
 /// The analysis socket and the evaluation graph.
 pub fn routes() -> Router<AppState> {
@@ -92,7 +98,7 @@ where
     let mut generation = 0u64;
     let mut heard = Instant::now();
     // The page takes a connection silent for a few seconds for dead, as a game's (`shared::arrival`).
-    let mut heartbeat = tokio::time::interval_at(heard + HEARTBEAT, HEARTBEAT);
+    let mut heartbeat = tokio::time::interval_at(heard + HEARTBEAT_EVERY, HEARTBEAT_EVERY);
     heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {

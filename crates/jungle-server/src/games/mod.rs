@@ -28,7 +28,7 @@ use crate::shared::socket::{bounded, open_connection, refuse_cross_site, text_fr
 use socket::serve_connection;
 
 /// The games' pages and API: the home page, a game's page, replay, state, PGN, seats, rematches, PGN import, the
-/// one-shot analysis, and the game's websocket.
+/// one-shot analysis, the game's websocket, and whether its node answers.
 pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(home))
@@ -42,6 +42,15 @@ pub fn routes() -> Router<AppState> {
         .route("/api/games/{id}/analysis", get(analysis))
         .route("/api/import", axum::routing::post(import_pgn))
         .route("/ws/{id}", get(websocket))
+        .route("/api/alive/{id}", get(alive))
+}
+
+/// `GET /api/alive/ID`: 204 from whichever node answers it. The game is not looked up: its id is there for the
+/// front door, which sends the request where the game's socket would go (deploy/nginx), so a page about to
+/// reconnect learns in one short wait whether that node answers and, if it does not, the front door passes it
+/// over for the socket that follows instead of waiting for it again.
+async fn alive(Path(_game): Path<String>) -> StatusCode {
+    StatusCode::NO_CONTENT
 }
 
 /// The media type a PGN import must be sent as. Not one a cross-site form or a "simple" cross-site request

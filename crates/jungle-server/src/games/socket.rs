@@ -307,7 +307,7 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
-    async fn a_heartbeat_comes_only_after_a_second_with_nothing_else_sent() {
+    async fn a_heartbeat_comes_only_after_a_whole_period_with_nothing_else_sent() {
         let hub = hub(Limits::default());
         let room = friend_game(&hub);
         let mut peer = Peer::connect(&hub, &room, Some(Side::Blue));
@@ -316,7 +316,8 @@ mod tests {
         tokio::time::sleep(HEARTBEAT / 2).await;
         room.notify();
         assert_eq!(peer.next().await.unwrap()["type"], "state");
-        // The state half a second in puts the next heartbeat a whole second after it, not at 1 s.
+        // The state halfway through puts the next heartbeat a whole period after it, not at the period's end
+        // (nor at the loop's wake in between).
         assert_eq!(peer.next().await.unwrap()["type"], "heartbeat");
         assert_eq!(start.elapsed(), HEARTBEAT / 2 + HEARTBEAT);
         // A reply counts too.
@@ -347,7 +348,7 @@ mod tests {
         );
         assert!(hub.store.moves(&room.id).unwrap().is_empty());
         assert_eq!(room.snapshot().ply, 0);
-        // Running normally again (a heartbeat on time): the same move is played.
+        // Running normally again (the loop's timer on time): the same move is played.
         tokio::time::sleep(HEARTBEAT * 2).await;
         player.send(r#"{"type":"move","move":"a3a4"}"#).await;
         loop {

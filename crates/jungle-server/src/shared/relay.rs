@@ -14,7 +14,7 @@ use jungle_platform::room::{Kind, Room};
 use jungle_rules::Side;
 use tokio::time::Instant;
 
-use crate::shared::arrival::{Arrivals, HEARTBEAT, HEARTBEAT_JSON, epoch_ms};
+use crate::shared::arrival::{Arrivals, HEARTBEAT, HEARTBEAT_JSON, WAKE_EVERY, epoch_ms};
 
 /// A frame from the client, reduced to what the room cares about.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,7 +100,7 @@ pub(crate) struct Peer<Tx, Rx> {
 /// than its message limit, answers each frame (by [`answer_frame`]: text is carried out by `handle`, given
 /// the text and when it arrived, in milliseconds since the epoch: [`Arrivals`]), sends each of the room's
 /// later messages for its audience, and a heartbeat when it has sent nothing for [`HEARTBEAT`] (any message
-/// shows the server alive; at a few seconds a move, a heartbeat each second was most of a player's traffic).
+/// shows the server alive; at a few seconds a move, heartbeats were most of a player's traffic).
 pub(crate) async fn relay<K: Kind, Tx, Rx>(
     limits: &Limits,
     room: &Room<K>,
@@ -129,10 +129,13 @@ pub(crate) async fn relay<K: Kind, Tx, Rx>(
         }
     }
     let mut arrivals = Arrivals::new(heard);
-    let mut heartbeat = tokio::time::interval_at(heard + HEARTBEAT, HEARTBEAT);
-    // After a stall, one late beat and then the period again (not a burst of the missed ones, which would
+    // The loop wakes every [`WAKE_EVERY`] it sent nothing, and sends a heartbeat once it has sent nothing for
+    // [`HEARTBEAT`].
+    let mut last_sent = heard;
+    let mut wake = tokio::time::interval_at(heard + WAKE_EVERY, WAKE_EVERY);
+    // After a stall, one late wake and then the period again (not a burst of the missed ones, which would
     // look on time and end the stall at once).
-    heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    wake.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         // Frames first: after a stall (the process was stopped, or starved of CPU) the client's frames that
         // came in meanwhile are read, dated and answered before anything is sent — a send may find the
@@ -148,7 +151,7 @@ pub(crate) async fn relay<K: Kind, Tx, Rx>(
                     if tx.send(reply).await.is_err() {
                         break;
                     }
-                    heartbeat.reset();
+                    last_sent = sent(&mut wake);
                 }
                 if close {
                     break;
@@ -162,15 +165,26 @@ pub(crate) async fn relay<K: Kind, Tx, Rx>(
                 if tx.send(text.to_string()).await.is_err() {
                     break;
                 }
-                heartbeat.reset();
+                last_sent = sent(&mut wake);
             }
-            due = heartbeat.tick() => {
-                arrivals.heartbeat(due, Instant::now());
-                if tx.send(HEARTBEAT_JSON.to_string()).await.is_err() {
-                    break;
+            due = wake.tick() => {
+                arrivals.timer(due, Instant::now());
+                if due.saturating_duration_since(last_sent) >= HEARTBEAT {
+                    if tx.send(HEARTBEAT_JSON.to_string()).await.is_err() {
+                        break;
+                    }
+                    last_sent = due;
                 }
             }
             () = tokio::time::sleep_until(heard + idle) => break,
         }
     }
+}
+
+/// Something was just sent: the loop's next wake is a whole [`WAKE_EVERY`] from now. Returns when it was sent
+/// (the same instant as the wake's, so the heartbeat [`HEARTBEAT`] later falls on a wake, not one after it).
+fn sent(wake: &mut tokio::time::Interval) -> Instant {
+    let now = Instant::now();
+    wake.reset_at(now + WAKE_EVERY);
+    now
 }

@@ -105,7 +105,7 @@ impl AnalysisSocket {
                 .unwrap();
             if let Message::Text(text) = frame {
                 let message: serde_json::Value = serde_json::from_str(&text).unwrap();
-                // The server's heartbeat (every second) says only that it is alive.
+                // The server's heartbeat (after a few seconds of silence) says only that it is alive.
                 if message["type"] != "heartbeat" {
                     return message;
                 }

@@ -83,7 +83,7 @@ impl Seat {
             match frame {
                 Some(Ok(Message::Text(text))) => {
                     let value: Value = serde_json::from_str(&text).unwrap();
-                    // The server's heartbeat (every second) says only that it is alive.
+                    // The server's heartbeat (after a few seconds of silence) says only that it is alive.
                     if value["type"] == "heartbeat" {
                         continue;
                     }

@@ -140,6 +140,22 @@ async fn pages_and_static_files_are_served_from_the_binary() {
     );
 }
 
+/// What the game page asks before reconnecting (the front door routes it by the game's id): any node that runs
+/// answers at once, with nothing to read, whatever the game, without looking it up.
+#[tokio::test]
+async fn a_running_node_says_it_answers_for_any_game() {
+    let state = state();
+    for path in ["/api/alive/abcdefgh", "/api/alive/no-such-game"] {
+        let reply = get(&state, path).await;
+        assert_eq!(reply.status, StatusCode::NO_CONTENT, "{path}");
+        assert!(reply.body.is_empty(), "{path}: {}", reply.body);
+    }
+    assert_eq!(
+        get(&state, "/api/alive").await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
 #[tokio::test]
 async fn creating_a_friend_game_seats_the_creator_then_one_visitor() {
     let state = state();
