@@ -1,7 +1,7 @@
 // Follows a live game from a page that only shows it (the replay page): a watcher's websocket that reports
 // every new state, reconnecting until the game is over.
 
-import { GAME_SILENT_MS, abandon, afterAskingForNode, keepAlive, reconnectDelay } from "./liveness.js";
+import { GAME_SILENT_MS, abandon, keepAlive, reconnectGame } from "./liveness.js";
 
 export function followLive(gameId, onState) {
   let retries = 0;
@@ -24,7 +24,7 @@ export function followLive(gameId, onState) {
     };
     socket.onclose = () => {
       if (life) life.stop();
-      if (!over) setTimeout(() => afterAskingForNode(gameId, connect), reconnectDelay(retries++));
+      if (!over) reconnectGame(gameId, retries++, connect);
     };
   };
   connect();

@@ -10,7 +10,7 @@ import { fillMoveList, sideName } from "./moves.js";
 import { playMoveSound, sounds } from "./sound.js";
 import { followRatings } from "./game-ratings.js";
 import { correspondenceMeta, drawDeadline } from "./deadline.js";
-import { GAME_SILENT_MS, abandon, afterAskingForNode, keepAlive, reconnectDelay } from "./liveness.js";
+import { GAME_SILENT_MS, abandon, keepAlive, reconnectGame } from "./liveness.js";
 import { wireCopy, wireJoin, wireMoveKeys, wireMute } from "./game-controls.js";
 import { linkTournament } from "./game-tournament.js";
 
@@ -87,7 +87,7 @@ function connect() {
     if (view.state) draw(); // no moves are offered while offline
     $("connection").textContent = t("game.reconnecting");
     $("connection").className = "connection offline";
-    setTimeout(() => afterAskingForNode(gameId, connect), reconnectDelay(view.retries++));
+    reconnectGame(gameId, view.retries++, connect);
   };
 }
 

@@ -9,7 +9,7 @@ import { $ } from "./dom.js";
 import { lang, localise, t, tOr } from "./i18n.js";
 import { fillMoveList, sideName } from "./moves.js";
 import { playMoveSound } from "./sound.js";
-import { GAME_SILENT_MS, abandon, afterAskingForNode, keepAlive, reconnectDelay } from "./liveness.js";
+import { GAME_SILENT_MS, abandon, keepAlive, reconnectGame } from "./liveness.js";
 import { wireCopy, wireJoin, wireMoveKeys, wireMute } from "./game-controls.js";
 import { inSetupOrder, lettersOn, shuffled, swapMoves, swapped, withLetters } from "./hidden-setup.js";
 import { readPublic, revealWords } from "./hidden-words.js";
@@ -71,7 +71,7 @@ function connect() {
     $("connection").textContent = t("game.reconnecting");
     $("connection").className = "connection offline";
     if (page.state) draw(); // no moves are offered while offline
-    setTimeout(() => afterAskingForNode(gameId, connect), reconnectDelay(page.retries++));
+    reconnectGame(gameId, page.retries++, connect);
   };
 }
 

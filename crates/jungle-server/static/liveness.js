@@ -52,13 +52,16 @@ export function abandon(socket) {
 }
 
 /**
- * Calls `connect` once the front door has been asked whether game `gameId`'s node answers (`/api/alive/ID`,
- * sent where the game's socket goes): a node that does not answer within a second is passed over, and so is
- * the socket `connect` opens, which would otherwise wait for a hung node's upgrade as long as nginx waits for a
- * silent socket (deploy/nginx). Whatever the answer, or none within 3 s, `connect` runs.
+ * Reconnects a game's socket for the `retries`-th time (0, 1, …): after `reconnectDelay`, asks the front
+ * door whether game `gameId`'s node answers (`/api/alive/ID`, sent where the game's socket goes), then calls
+ * `connect`. A node that does not answer the question within a second is passed over, and so is the socket
+ * `connect` opens, which would otherwise wait for a hung node's upgrade as long as nginx waits for a silent
+ * socket (deploy/nginx). Whatever the answer, or none within 3 s, `connect` runs.
  */
-export function afterAskingForNode(gameId, connect) {
-  fetch(`/api/alive/${gameId}`, { cache: "no-store", signal: AbortSignal.timeout(3000) })
-    .catch(() => {})
-    .finally(connect);
+export function reconnectGame(gameId, retries, connect) {
+  setTimeout(() => {
+    fetch(`/api/alive/${gameId}`, { cache: "no-store", signal: AbortSignal.timeout(3000) })
+      .catch(() => {})
+      .finally(connect);
+  }, reconnectDelay(retries));
 }
